@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CalculatorConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "calculator"
+    verbose_name = "捉鸡算账"

@@ -1,0 +1,108 @@
+"""Shared fixtures: headless Debian Chromium driven by Playwright's sync API, phone-sized.
+
+Browser tests are marked ``@pytest.mark.browser`` and use ``live_server`` with ``page``::
+
+    @pytest.mark.browser
+    def test_something(live_server, page, screenshot):
+        page.goto(live_server.url + "/")
+        screenshot()  # -> test-artifacts/screenshots/test_something.png
+
+pytest-playwright is deliberately not used: Playwright cannot download its own browsers here,
+so these fixtures launch /usr/bin/chromium (Debian's package, installed by bin/setup) directly.
+
+Note: while the session-scoped ``browser`` is alive, Playwright keeps an asyncio event loop
+"running" in the main thread. Django's ORM then needs DJANGO_ALLOW_ASYNC_UNSAFE (set below),
+and code that starts its own loop (``asyncio.run``, ``async_to_sync``) fails in tests that run
+after the first browser test in the same session.
+"""
+import os
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "zh-CN",
+}
+SCREENSHOT_DIR = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session."""
+    if not os.path.exists(CHROMIUM):
+        message = f"{CHROMIUM} not found: run bin/setup (installs Debian's chromium package)"
+        if _in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    except BaseException:
+        playwright.stop()
+        raise
+    yield browser
+    browser.close()
+    playwright.stop()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page in a fresh context (no shared cookies) on a 390×844 touch phone, zh-CN."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(request):
+    """Call to save a PNG to test-artifacts/screenshots/<test name>[-<suffix>].png.
+
+    ``screenshot()`` shoots the test's ``page``; ``screenshot(other_page, "after-submit")``
+    shoots another page (or a locator) under a suffixed name. Returns the file's path.
+    """
+    def safe(text: str) -> str:
+        return re.sub(r"[^\w.-]+", "_", text).strip("_")
+
+    test_name = safe(request.node.name)
+
+    def take(target=None, suffix: str | None = None, full_page: bool = True) -> Path:
+        if target is None:
+            target = request.getfixturevalue("page")
+        name = f"{test_name}-{safe(suffix)}" if suffix else test_name
+        path = SCREENSHOT_DIR / f"{name}.png"
+        SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+        from playwright.sync_api import Page
+
+        if isinstance(target, Page):
+            target.screenshot(path=str(path), full_page=full_page)
+        else:  # a Locator or ElementHandle
+            target.screenshot(path=str(path))
+        return path
+
+    return take

@@ -1,0 +1,25 @@
+"""捉鸡 scoring: tiles and hands in, an itemised settlement out. Imports nothing from Django.
+
+The public surface:
+- `settle_record(data)` → `Settlement` (raises `RecordInvalid` listing every `Problem`)
+- `check(data)` → the parsed `RoundRecord` and each seat's `SeatAnalysis`, or `RecordInvalid`
+- `parse_record`, `analyse`, `settle` for callers that need the steps apart
+- `RuleSet`, `PRESETS`, `rules_for` for the rule options; `parse_tiles`, `Tile` for notation
+"""
+from .analysis import NOT_READY, READY, WON, SeatAnalysis, analyse
+from .hands import PATTERN_HANZI, Hand, best_reading, is_complete, waits_of
+from .items import GROUP_HANZI, GROUP_ORDER, Item
+from .problems import CODES, Problem, RecordInvalid
+from .record import SEAT_NAMES, FirstYaoji, Meld, Outcome, RoundRecord, SeatRecord, Winner, parse_record
+from .rules import PRESET_HANZI, PRESETS, RuleSet, rules_for, ruleset_from_dict
+from .settle import Settlement, check, settle, settle_record
+from .tiles import YAOJI, Tile, TileSyntaxError, format_tiles, parse_tile, parse_tiles
+
+__all__ = [
+    "CODES", "GROUP_HANZI", "GROUP_ORDER", "NOT_READY", "PATTERN_HANZI", "PRESETS", "PRESET_HANZI",
+    "READY", "SEAT_NAMES", "WON", "YAOJI", "FirstYaoji", "Hand", "Item", "Meld", "Outcome", "Problem",
+    "RecordInvalid", "RoundRecord", "RuleSet", "SeatAnalysis", "SeatRecord", "Settlement", "Tile",
+    "TileSyntaxError", "Winner", "analyse", "best_reading", "check", "format_tiles", "is_complete",
+    "parse_record", "parse_tile", "parse_tiles", "rules_for", "ruleset_from_dict", "settle",
+    "settle_record", "waits_of",
+]

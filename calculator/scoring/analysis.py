@@ -1,0 +1,65 @@
+"""Where each seat stands at the end of a round: won, ready (有叫) or not, and for how much."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hands import Reading, Wait, best_reading, waits_of
+from .record import RoundRecord
+
+WON, READY, NOT_READY = "won", "ready", "not_ready"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnalysis:
+    """`value` is V for a winner (R11) and the 叫 value for a ready seat (R8), bonus included."""
+
+    seat: int
+    status: str
+    tiles: int
+    reading: Reading | None
+    waits: tuple[Wait, ...]
+    value: int
+    declared_bonus: int
+
+    @property
+    def ready(self) -> bool:
+        """Winners count as ready (R8)."""
+        return self.status in (WON, READY)
+
+    @property
+    def pattern(self) -> str | None:
+        if self.reading:
+            return self.reading.pattern
+        if self.waits:
+            return max(self.waits, key=lambda w: w.value).pattern
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat,
+            "status": self.status,
+            "tiles": self.tiles,
+            "pattern": self.pattern,
+            "value": self.value,
+            "waits": [str(w.tile) for w in self.waits],
+        }
+
+
+def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
+    data = record.seats[seat]
+    rules = record.rules
+    hand = data.hand()
+    bonus = rules.declare[data.declared] if data.declared else 0
+    if seat in record.outcome.winner_seats:
+        reading = best_reading(hand, rules.patterns)
+        value = reading.value + bonus if reading else 0
+        return SeatAnalysis(seat, WON, hand.size, reading, (), value, bonus)
+    # 相公 (R37) is never ready, whatever its tiles say.
+    waits = () if data.xiang_gong else tuple(waits_of(hand, rules.patterns))
+    if waits:
+        return SeatAnalysis(seat, READY, hand.size, None, waits, max(w.value for w in waits) + bonus, bonus)
+    return SeatAnalysis(seat, NOT_READY, hand.size, None, (), 0, bonus)
+
+
+def analyse(record: RoundRecord) -> tuple[SeatAnalysis, ...]:
+    return tuple(analyse_seat(record, seat) for seat in range(record.players))

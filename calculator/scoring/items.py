@@ -1,0 +1,67 @@
+"""Settlement items (R9): "payer pays payee N points because …", and the table they are drawn from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .analysis import SeatAnalysis
+from .record import Meld, RoundRecord
+
+# The group an item is shown under, by the first part of its reason code.
+GROUPS = {"hu": "hu", "bao": "bao", "dou": "dou", "ji": "ji", "cha_jiao": "hu", "penalty": "fa"}
+GROUP_HANZI = {"hu": "胡", "bao": "报听", "dou": "豆", "ji": "鸡", "fa": "罚"}
+GROUP_ORDER = ("hu", "bao", "dou", "ji", "fa")
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One transfer. `detail` names what was paid for in the table's own words (e.g. 闷豆 9筒)."""
+
+    payer: int
+    payee: int
+    points: int
+    reason: str
+    rule: str
+    detail: str = ""
+
+    @property
+    def group(self) -> str:
+        return GROUPS[self.reason.split(".")[0]]
+
+    def to_dict(self) -> dict:
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "points": self.points,
+            "reason": self.reason,
+            "rule": self.rule,
+            "detail": self.detail,
+        }
+
+
+@dataclass
+class Table:
+    """A validated round being settled: the record, each seat's standing, and the items so far."""
+
+    record: RoundRecord
+    hands: tuple[SeatAnalysis, ...]
+    burned: frozenset[int] = frozenset()
+    dead_kong: tuple[int, Meld] | None = None  # the 热炮 kong that pays nothing (贵阳)
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def rules(self):
+        return self.record.rules
+
+    def pay(self, payer: int, payee: int, points: int, reason: str, rule: str, detail: str = "") -> None:
+        if points and payer != payee:
+            self.items.append(Item(payer, payee, points, reason, rule, detail))
+
+    def each_other_pays(self, payee: int, points: int, reason: str, rule: str, detail: str = "") -> None:
+        for payer in self.record.others(payee):
+            self.pay(payer, payee, points, reason, rule, detail)
+
+    def collects(self, seat: int, who: str) -> bool:
+        """Whether a seat collects 豆 or 鸡 under a `*_collectors` option (R18, R24)."""
+        if seat in self.burned or self.record.seats[seat].xiang_gong:
+            return False
+        return who == "all" or self.hands[seat].ready

@@ -1,0 +1,206 @@
+"""规则: the rule options and the three regional presets of RULES §9, as data.
+
+A house rule is a field here and a row in each preset, never an `if preset == …` elsewhere.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .problems import Problem, problem
+from .problems import gettext_noop as _
+
+PATTERNS_STANDARD = {
+    "ping_hu": 1,
+    "da_dui_zi": 5,
+    "xiao_qi_dui": 10,
+    "qing_yi_se": 10,
+    "qing_da_dui": 15,
+    "qing_qi_dui": 20,
+    "long_qi_dui": 20,
+    "qing_long_qi_dui": 30,
+}
+
+# Options whose value is one word out of a fixed set.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "self_draw": ("plus_one", "double"),
+    "hot_shot_bonus": ("one", "kong_total", "none"),
+    "hot_shot_burn": ("kong", "all"),
+    "robbed_kong": ("pay_all", "qing_yi_se"),
+    "robbed_kong_burn": ("none", "all"),
+    "pass_dou": ("any", "men_or_zhuanwan", "off"),
+    "dou_collectors": ("ready", "all"),
+    "turned_chicken": ("next", "swing", "none"),
+    "chicken_discards": ("all", "yaoji", "none"),
+    "chicken_collectors": ("ready", "all", "ready_or_pay"),
+    "multi_win_dealer": ("guiyang", "discarder", "after_discarder"),
+    "draw_dealer": ("stay", "anshun", "xingyi"),
+}
+# Options that map fixed keys to whole points.
+POINT_MAPS: dict[str, tuple[str, ...]] = {
+    "patterns": tuple(PATTERNS_STANDARD),
+    "dou_values": ("men", "zhuanwan", "dian"),
+    "declare": ("hard", "soft"),
+}
+MAX_POINTS = 10_000  # far above any real house rule; keeps hostile options from exploding sums
+
+
+def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option of RULES §9. Build one with `rules_for(preset, options)`."""
+
+    preset: str
+    patterns: Mapping[str, int] = field(default_factory=lambda: _frozen(PATTERNS_STANDARD))
+    self_draw: str = "plus_one"
+    kong_bloom_bonus: int = 1
+    hot_shot_bonus: str = "one"
+    hot_shot_burn: str = "kong"
+    robbed_kong: str = "pay_all"
+    robbed_kong_burn: str = "none"
+    pass_dou: str = "any"
+    dou_values: Mapping[str, int] = field(default_factory=lambda: _frozen({"men": 2, "zhuanwan": 3, "dian": 1}))
+    jian_dou_san: bool = False
+    dou_collectors: str = "ready"
+    turned_chicken: str = "next"
+    chicken_discards: str = "all"
+    yaoji_concealed: int = 1
+    gold: int = 2
+    gold_discards: bool = True
+    chong_feng: int = 2
+    chong_feng_gold: int = 4
+    ze_ren: int = 1
+    chicken_collectors: str = "ready"
+    declare: Mapping[str, int] = field(default_factory=lambda: _frozen({"hard": 20, "soft": 10}))
+    declare_kill_self_draw: int = 0
+    multi_win_dealer: str = "guiyang"
+    draw_dealer: str = "stay"
+
+    def dou_value(self, kind: str) -> int:
+        """见豆三 makes every 豆 worth 3 (R16)."""
+        return 3 if self.jian_dou_san else self.dou_values[kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, as stored with every round (R41)."""
+        data = dataclasses.asdict(self)
+        for name in POINT_MAPS:
+            data[name] = dict(getattr(self, name))
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """Only the options that differ from the preset, as a round record's `options`."""
+        base = PRESETS[self.preset].to_dict()
+        return {k: v for k, v in self.to_dict().items() if k != "preset" and base[k] != v}
+
+
+PRESETS: dict[str, RuleSet] = {
+    "guiyang": RuleSet(preset="guiyang"),
+    "anshun": RuleSet(
+        preset="anshun",
+        self_draw="double",
+        kong_bloom_bonus=0,
+        hot_shot_bonus="kong_total",
+        hot_shot_burn="all",
+        robbed_kong_burn="all",
+        pass_dou="men_or_zhuanwan",
+        dou_values=_frozen({"men": 2, "zhuanwan": 1, "dian": 1}),
+        turned_chicken="swing",
+        chicken_discards="none",
+        chong_feng_gold=3,
+        ze_ren=0,
+        declare=_frozen({"hard": 10, "soft": 10}),
+        declare_kill_self_draw=10,
+        multi_win_dealer="discarder",
+        draw_dealer="anshun",
+    ),
+    "xingyi": RuleSet(
+        preset="xingyi",
+        patterns=_frozen({**PATTERNS_STANDARD, "qing_long_qi_dui": 40}),
+        hot_shot_bonus="none",
+        hot_shot_burn="all",
+        robbed_kong="qing_yi_se",
+        robbed_kong_burn="all",
+        chicken_discards="yaoji",
+        yaoji_concealed=2,
+        gold_discards=False,
+        chong_feng=0,
+        chong_feng_gold=0,
+        ze_ren=0,
+        declare=_frozen({"hard": 10, "soft": 10}),
+        declare_kill_self_draw=10,
+        multi_win_dealer="after_discarder",
+        draw_dealer="xingyi",
+    ),
+}
+PRESET_HANZI = {"guiyang": "贵阳", "anshun": "安顺", "xingyi": "兴义"}
+
+_INT_OPTIONS = {
+    f.name for f in dataclasses.fields(RuleSet) if f.type in ("int", int)
+}
+_BOOL_OPTIONS = {f.name for f in dataclasses.fields(RuleSet) if f.type in ("bool", bool)}
+
+
+def _is_points(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_POINTS
+
+
+def _check_option(name: str, value: Any) -> Any:
+    """The option's value in RuleSet form, or raise ValueError with a reason."""
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ValueError(f"must be one of {', '.join(CHOICES[name])}")
+        return value
+    if name in POINT_MAPS:
+        if not isinstance(value, Mapping) or not set(value) <= set(POINT_MAPS[name]):
+            raise ValueError(f"must map {', '.join(POINT_MAPS[name])} to points")
+        if not all(_is_points(v) for v in value.values()):
+            raise ValueError("points must be whole numbers from 0 to 10000")
+        return value
+    if name in _BOOL_OPTIONS:
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+    if name in _INT_OPTIONS:
+        if not _is_points(value):
+            raise ValueError("must be a whole number from 0 to 10000")
+        return value
+    raise ValueError("is not an option")
+
+
+def rules_for(preset: str, options: Mapping[str, Any] | None = None) -> tuple[RuleSet | None, list[Problem]]:
+    """The preset with `options` laid over it, or the problems (`bad_option`) that stop it."""
+    if preset not in PRESETS:
+        return None, [problem("bad_option", _("Unknown preset {preset}."), field="preset", preset=preset)]
+    base = PRESETS[preset]
+    changes: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for name, value in (options or {}).items():
+        if name == "preset":
+            continue
+        try:
+            checked = _check_option(name, value)
+        except ValueError as reason:
+            problems.append(
+                problem("bad_option", _("Option {name} {reason}."), field="options", name=name, reason=str(reason))
+            )
+            continue
+        if name in POINT_MAPS:
+            checked = _frozen({**getattr(base, name), **checked})
+        changes[name] = checked
+    if problems:
+        return None, problems
+    return dataclasses.replace(base, **changes), []
+
+
+def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
+    """Rebuild a stored RuleSet (R41); raises ValueError when the data is not a valid one."""
+    rules, problems = rules_for(data.get("preset", ""), {k: v for k, v in data.items() if k != "preset"})
+    if problems or rules is None:
+        raise ValueError("; ".join(p.message for p in problems))
+    return rules

@@ -1,0 +1,109 @@
+"""结算: a round record in, an itemised settlement out (R9, R10, R40)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+from typing import Any
+
+from .analysis import SeatAnalysis, analyse
+from .chickens import settle_chickens
+from .dealer import next_dealer
+from .dou import settle_dou
+from .draw import settle_cha_jiao
+from .items import Item, Table
+from .penalties import settle_passed_win, settle_xiang_gong
+from .problems import RecordInvalid
+from .record import RoundRecord, parse_record
+from .validate import validate
+from .win import burned_seats, hot_kong_meld, settle_declarations, settle_hu
+
+
+@dataclass(frozen=True)
+class Settlement:
+    record: RoundRecord
+    hands: tuple[SeatAnalysis, ...]
+    items: tuple[Item, ...]
+    next_dealer: int
+    burned: frozenset[int]
+
+    @cached_property
+    def matrix(self) -> list[list[int]]:
+        """M[payer][payee], the sum of the items."""
+        n = self.record.players
+        matrix = [[0] * n for _ in range(n)]
+        for item in self.items:
+            matrix[item.payer][item.payee] += item.points
+        return matrix
+
+    @cached_property
+    def net(self) -> list[int]:
+        """Points received minus points paid, per seat; always sums to zero."""
+        net = [0] * self.record.players
+        for item in self.items:
+            net[item.payer] -= item.points
+            net[item.payee] += item.points
+        return net
+
+    @property
+    def money(self) -> list[Decimal]:
+        return [points * self.record.stake for points in self.net]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of RULES §6."""
+        hands = []
+        for hand in self.hands:
+            data = hand.to_dict()
+            data["burned"] = hand.seat in self.burned
+            hands.append(data)
+        return {
+            "net": self.net,
+            "matrix": self.matrix,
+            "items": [item.to_dict() for item in self.items],
+            "money": [str(m) for m in self.money],
+            "stake": str(self.record.stake),
+            "hands": hands,
+            "next_dealer": self.next_dealer,
+        }
+
+
+def _settle_win(table: Table) -> None:
+    """The order of R10: hand, declarations, 豆, 鸡, then penalties."""
+    settle_hu(table)
+    settle_declarations(table)
+    settle_dou(table)
+    settle_chickens(table)
+
+
+def settle(record: RoundRecord, hands: tuple[SeatAnalysis, ...] | None = None) -> Settlement:
+    """Settle a record that `check` has passed."""
+    hands = hands if hands is not None else analyse(record)
+    table = Table(record, hands, burned=burned_seats(record))
+    outcome = record.outcome
+    if outcome.is_draw:
+        settle_cha_jiao(table)
+    elif any(w.passed_before for w in outcome.winners):
+        settle_passed_win(table)
+    else:
+        kong = hot_kong_meld(record)
+        if kong is not None and record.rules.hot_shot_burn == "kong":
+            table.dead_kong = (outcome.from_seat, kong)
+        _settle_win(table)
+    settle_xiang_gong(table)
+    return Settlement(record, hands, tuple(table.items), next_dealer(record, hands), table.burned)
+
+
+def check(data: Any) -> tuple[RoundRecord, tuple[SeatAnalysis, ...]]:
+    """Parse and validate a record; raises `RecordInvalid` with every problem found."""
+    record = parse_record(data)
+    hands = analyse(record)
+    problems = validate(record, hands)
+    if problems:
+        raise RecordInvalid(problems)
+    return record, hands
+
+
+def settle_record(data: Any) -> Settlement:
+    """A round record (JSON-shaped data) in, its settlement out; raises `RecordInvalid`."""
+    record, hands = check(data)
+    return settle(record, hands)

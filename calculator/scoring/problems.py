@@ -42,7 +42,7 @@ class Problem:
 
     @property
     def message(self) -> str:
-        return self.template.format(**self.params)
+        return self.template.format(field=self.field, seat=self.seat, **self.params)
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "seat": self.seat, "field": self.field, "message": self.message}

@@ -194,7 +194,7 @@ class _Reader:
         if value is None and optional:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < self.players:
-            self.add("bad_seat", _("{value} is not a seat at this table (0–{last})."),
+            self.add("bad_seat", _("{value} 不是这桌的座位（0–{last}）。"),
                      seat=seat, field=field, value=value, last=self.players - 1)
             return None
         return value
@@ -203,23 +203,23 @@ class _Reader:
         if value is None:
             return ()
         if not isinstance(value, str) or len(value) > MAX_TILES_TEXT:
-            self.add("tile_syntax", _("Tiles must be written like 123m55p."), seat=seat, field=field)
+            self.add("tile_syntax", _("牌要写成 123m55p 这样。"), seat=seat, field=field)
             return ()
         try:
             return tuple(parse_tiles(value))
         except TileSyntaxError as error:
-            self.add("tile_syntax", _("“{text}” is not tile notation (write tiles like 123m55p)."),
+            self.add("tile_syntax", _("“{text}” 不是牌的写法（请写成 123m55p 这样）。"),
                      seat=seat, field=field, text=error.text)
             return ()
 
     def tile(self, value: Any, *, field: str, seat: int | None = None) -> Tile | None:
         if not isinstance(value, str):
-            self.add("tile_syntax", _("One tile is needed here, like 4s."), seat=seat, field=field)
+            self.add("tile_syntax", _("这里要填一张牌，例如 4s。"), seat=seat, field=field)
             return None
         try:
             return parse_tile(value)
         except TileSyntaxError:
-            self.add("tile_syntax", _("“{text}” is not one tile (write one tile like 4s)."),
+            self.add("tile_syntax", _("“{text}” 不是一张牌（请写一张牌，例如 4s）。"),
                      seat=seat, field=field, text=value[:20])
             return None
 
@@ -227,13 +227,13 @@ class _Reader:
         if value is None:
             return False
         if not isinstance(value, bool):
-            self.add("bad_record", _("{field} must be true or false."), seat=seat, field=field)
+            self.add("bad_record", _("{field} 只能是 true 或 false。"), seat=seat, field=field)
             return False
         return value
 
     def mapping(self, value: Any, *, field: str, seat: int | None = None) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            self.add("bad_record", _("{field} is missing or not an object."), seat=seat, field=field)
+            self.add("bad_record", _("缺少 {field}，或格式不对。"), seat=seat, field=field)
             return {}
         return value
 
@@ -243,7 +243,7 @@ class _Reader:
         preset = self.data.get("preset", "guiyang")
         options = self.data.get("options") or {}
         if not isinstance(preset, str) or not isinstance(options, Mapping):
-            self.add("bad_option", _("The preset must be a name and the options an object."), field="options")
+            self.add("bad_option", _("规则预设要写名称，选项要写成对象。"), field="options")
             return None
         rules, problems = rules_for(preset, options)
         self.problems.extend(problems)
@@ -258,14 +258,14 @@ class _Reader:
             if not stake.is_finite() or stake <= 0 or stake > MAX_STAKE or stake.as_tuple().exponent < -4:
                 raise InvalidOperation
         except (InvalidOperation, ValueError):
-            self.add("bad_option", _("The stake must be a positive amount such as 0.5 or 5."), field="stake")
+            self.add("bad_option", _("底注要是正数，例如 0.5 或 5。"), field="stake")
             return Decimal(1)
         return stake
 
     def meld(self, raw: Any, seat: int, index: int) -> Meld | None:
         field = f"melds.{index}"
         if not isinstance(raw, Mapping):
-            self.add("bad_meld", _("A meld must be an object."), seat=seat, field=field)
+            self.add("bad_meld", _("副露要写成对象。"), seat=seat, field=field)
             return None
         kind_of = raw.get("type")
         tile = self.tile(raw.get("tile"), field=field, seat=seat)
@@ -274,40 +274,40 @@ class _Reader:
         if kind_of == "pong":
             meld = Meld("pong", tile, None, from_seat, False) if tile else None
             if late:
-                self.add("bad_meld", _("Only a kong can be late (憨包豆)."), seat=seat, field=field)
+                self.add("bad_meld", _("只有杠才能是憨包豆。"), seat=seat, field=field)
         elif kind_of == "kong" and raw.get("kind") in KONG_KINDS:
             meld = Meld("kong", tile, raw["kind"], from_seat, late) if tile else None
         else:
-            self.add("bad_meld", _("A meld is a pong or a kong of kind men, zhuanwan or dian."), seat=seat, field=field)
+            self.add("bad_meld", _("副露只能是碰，或闷豆、转弯豆、点豆三种杠。"), seat=seat, field=field)
             return None
         if meld is None:
             return None
         if meld.kind == "dian" and late:
-            self.add("bad_meld", _("A 点豆 cannot be late: only 闷豆 and 转弯豆 can be 憨包豆."), seat=seat, field=field)
+            self.add("bad_meld", _("点豆不能算憨包豆：只有闷豆和转弯豆才会是憨包豆。"), seat=seat, field=field)
         if meld.type == "pong" or meld.kind == "dian":
             if from_seat == seat:
-                self.add("bad_meld", _("A {meld} cannot be made on the seat's own discard."),
+                self.add("bad_meld", _("{meld}不能碰杠自己打出的牌。"),
                          seat=seat, field=field, meld=meld.hanzi)
         if meld.kind == "dian" and raw.get("from") is None:
-            self.add("bad_meld", _("A 点豆 needs the seat that discarded the tile."), seat=seat, field=field)
+            self.add("bad_meld", _("点豆要写明是谁打出的牌。"), seat=seat, field=field)
         return meld
 
     def seat(self, raw: Any, index: int) -> SeatRecord | None:
         if not isinstance(raw, Mapping):
-            self.add("bad_record", _("Each seat must be an object."), seat=index, field="seat")
+            self.add("bad_record", _("每个座位要写成对象。"), seat=index, field="seat")
             return None
         name = raw.get("name") or SEAT_NAMES[index]
         if not isinstance(name, str) or len(name) > MAX_NAME:
-            self.add("bad_record", _("A name is text of at most {max} characters."), seat=index, field="name", max=MAX_NAME)
+            self.add("bad_record", _("名字最多 {max} 个字。"), seat=index, field="name", max=MAX_NAME)
             name = SEAT_NAMES[index]
         melds_raw = raw.get("melds") or []
         if not isinstance(melds_raw, list) or len(melds_raw) > 4:
-            self.add("bad_meld", _("A seat has at most four melds."), seat=index, field="melds")
+            self.add("bad_meld", _("一家最多四个副露。"), seat=index, field="melds")
             melds_raw = []
         melds = [self.meld(m, index, i) for i, m in enumerate(melds_raw)]
         declared = raw.get("declared")
         if declared not in (None, "hard", "soft"):
-            self.add("bad_record", _("declared must be hard (硬报), soft (软报) or null."), seat=index, field="declared")
+            self.add("bad_record", _("报听只能是硬报（hard）、软报（soft）或不报（null）。"), seat=index, field="declared")
             declared = None
         return SeatRecord(
             name=name.strip() or SEAT_NAMES[index],
@@ -342,11 +342,11 @@ class _Reader:
         if kind == "draw":
             return Outcome("draw")
         if kind != "win":
-            self.add("bad_outcome", _("The outcome is a win or a draw (荒庄)."), field="outcome")
+            self.add("bad_outcome", _("结果只能是胡牌或荒庄。"), field="outcome")
             return Outcome("draw")
         winners_raw = raw.get("winners")
         if not isinstance(winners_raw, list) or not 1 <= len(winners_raw) < self.players:
-            self.add("bad_outcome", _("A win needs between one and {most} winners."), field="outcome", most=self.players - 1)
+            self.add("bad_outcome", _("胡牌要有 1 到 {most} 家胡。"), field="outcome", most=self.players - 1)
             winners_raw = []
         hot = raw.get("hot_kong")
         return Outcome(
@@ -363,7 +363,7 @@ class _Reader:
         stake = self.stake()
         seats_raw = self.data.get("seats")
         if not isinstance(seats_raw, list) or len(seats_raw) not in (3, 4):
-            self.add("bad_seat", _("A round has 3 or 4 seats."), field="seats")
+            self.add("bad_seat", _("一局要有 3 或 4 家。"), field="seats")
             raise RecordInvalid(self.problems)
         self.players = len(seats_raw)
         dealer = self.seat_index(self.data.get("dealer", 0), field="dealer")
@@ -380,5 +380,5 @@ class _Reader:
 def parse_record(data: Any) -> RoundRecord:
     """Read a round record (a JSON object); raises `RecordInvalid` listing every problem."""
     if not isinstance(data, Mapping):
-        raise RecordInvalid([problem("bad_record", _("A round record must be a JSON object."))])
+        raise RecordInvalid([problem("bad_record", _("牌局记录必须是一个 JSON 对象。"))])
     return _Reader(data).read()

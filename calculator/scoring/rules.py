@@ -154,29 +154,29 @@ def _check_option(name: str, value: Any) -> Any:
     """The option's value in RuleSet form, or raise ValueError with a reason."""
     if name in CHOICES:
         if value not in CHOICES[name]:
-            raise ValueError(f"must be one of {', '.join(CHOICES[name])}")
+            raise ValueError(_("只能是 {choices}").format(choices=" / ".join(CHOICES[name])))
         return value
     if name in POINT_MAPS:
         if not isinstance(value, Mapping) or not set(value) <= set(POINT_MAPS[name]):
-            raise ValueError(f"must map {', '.join(POINT_MAPS[name])} to points")
+            raise ValueError(_("要把 {keys} 对应到番数").format(keys=" / ".join(POINT_MAPS[name])))
         if not all(_is_points(v) for v in value.values()):
-            raise ValueError("points must be whole numbers from 0 to 10000")
+            raise ValueError(_("番数要是 0 到 10000 的整数"))
         return value
     if name in _BOOL_OPTIONS:
         if not isinstance(value, bool):
-            raise ValueError("must be true or false")
+            raise ValueError(_("只能是 true 或 false"))
         return value
     if name in _INT_OPTIONS:
         if not _is_points(value):
-            raise ValueError("must be a whole number from 0 to 10000")
+            raise ValueError(_("要是 0 到 10000 的整数"))
         return value
-    raise ValueError("is not an option")
+    raise ValueError(_("没有这个选项"))
 
 
 def rules_for(preset: str, options: Mapping[str, Any] | None = None) -> tuple[RuleSet | None, list[Problem]]:
     """The preset with `options` laid over it, or the problems (`bad_option`) that stop it."""
     if preset not in PRESETS:
-        return None, [problem("bad_option", _("Unknown preset {preset}."), field="preset", preset=preset)]
+        return None, [problem("bad_option", _("没有这个规则预设：{preset}。"), field="preset", preset=preset)]
     base = PRESETS[preset]
     changes: dict[str, Any] = {}
     problems: list[Problem] = []
@@ -187,7 +187,7 @@ def rules_for(preset: str, options: Mapping[str, Any] | None = None) -> tuple[Ru
             checked = _check_option(name, value)
         except ValueError as reason:
             problems.append(
-                problem("bad_option", _("Option {name} {reason}."), field="options", name=name, reason=str(reason))
+                problem("bad_option", _("规则选项 {name} 不对：{reason}。"), field="options", name=name, reason=str(reason))
             )
             continue
         if name in POINT_MAPS:

@@ -26,7 +26,7 @@ def _tile_overflow(record: RoundRecord) -> list[Problem]:
         # 一炮多响: every winner holds the one discarded tile.
         counts[outcome.winners[0].tile] -= len(outcome.winners) - 1
     return [
-        problem("tile_overflow", _("This round has {count} × {tile}; a set has only four."),
+        problem("tile_overflow", _("这局有 {count} 张{tile}，一副牌每种只有四张。"),
                 field="tiles", count=n, tile=tile.hanzi)
         for tile, n in sorted(counts.items()) if n > 4
     ]
@@ -41,7 +41,7 @@ def _tile_counts(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> lis
         expected = 14 if seat in winners else 13
         if analysis[seat].tiles != expected:
             problems.append(problem(
-                "tile_count", _("{name} has {count} tiles; it should have {expected} (a kong counts as three)."),
+                "tile_count", _("{name} 有 {count} 张牌，应该是 {expected} 张（杠按三张算）。"),
                 seat=seat, field="concealed", name=data.name, count=analysis[seat].tiles, expected=expected,
             ))
     return problems
@@ -59,40 +59,40 @@ def _outcome(record: RoundRecord) -> list[Problem]:
     seats = outcome.winner_seats
     source = outcome.from_seat
     if len(set(seats)) != len(seats):
-        bad(_("A seat is listed as a winner twice."))
+        bad(_("同一家被记成胡了两次。"))
     if outcome.is_self_draw and len(seats) > 1:
-        bad(_("Only one seat can win by self-draw (自摸)."))
+        bad(_("自摸只能一家胡。"))
     if source is not None and source in seats:
-        bad(_("A winner cannot win on its own discard."), source)
+        bad(_("不能胡自己打出的牌。"), source)
     if len({w.tile for w in outcome.winners}) > 1 and source is not None:
-        bad(_("Several winners on one discard must win on the same tile."))
+        bad(_("一炮多响时，各家胡的必须是同一张牌。"))
     if any(w.passed_before for w in outcome.winners) and len(seats) > 1:
-        bad(_("过水 (passed before) applies only when there is a single winner."))
+        bad(_("过水包牌只适用于一家胡牌。"))
     for winner in outcome.winners:
         data = record.seats[winner.seat]
         if winner.tile not in data.concealed:
-            bad(_("The winning tile {tile} must be among the winner's concealed tiles."), winner.seat,
+            bad(_("胡的那张 {tile} 要算在胡牌者的手牌里。"), winner.seat,
                 tile=winner.tile.hanzi)
         if data.xiang_gong:
-            bad(_("A 相公 seat cannot win."), winner.seat)
+            bad(_("相公不能胡牌。"), winner.seat)
         if outcome.after_kong and not data.kongs:
-            bad(_("杠上开花 needs the winner to have made a kong."), winner.seat)
+            bad(_("杠上开花要胡牌者有杠。"), winner.seat)
     if outcome.after_kong and source is not None:
-        bad(_("杠上开花 is a self-draw; it cannot come with a discard."))
+        bad(_("杠上开花是自摸，不能是点炮。"))
     if outcome.hot_kong is not None:
         if source is None:
-            bad(_("热炮 needs the seat whose discard was won on."))
+            bad(_("热炮要写明点炮的是谁。"))
         elif all(m.tile != outcome.hot_kong for m in record.seats[source].kongs):
-            bad(_("热炮: the discarder has no kong of {tile}."), source, tile=outcome.hot_kong.hanzi)
+            bad(_("热炮：点炮者没有 {tile} 的杠。"), source, tile=outcome.hot_kong.hanzi)
         if outcome.robbed:
-            bad(_("A win cannot be both 热炮 and 抢杠."))
+            bad(_("一次胡牌不能既是热炮又是抢杠。"))
     if outcome.robbed:
         if source is None:
-            bad(_("抢杠 needs the seat whose kong was robbed."))
+            bad(_("抢杠要写明被抢杠的是谁。"))
         else:
             pongs = {m.tile for m in record.seats[source].melds if m.type == "pong"}
             if any(w.tile not in pongs for w in outcome.winners):
-                bad(_("抢杠: the robbed seat must have a pong of the winning tile."), source)
+                bad(_("抢杠：被抢的一家要有胡的那张牌的碰。"), source)
     return found
 
 
@@ -105,7 +105,7 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
             continue  # already a tile_count problem
         reading = analysis[seat].reading
         if reading is None:
-            found.append(problem("not_winning", _("{name}'s hand is not a complete hand (four sets and a pair, or seven pairs)."),
+            found.append(problem("not_winning", _("{name} 的牌没有胡（要四组加一对，或七对）。"),
                                  seat=seat, field="concealed", name=record.seats[seat].name))
             continue
         exempt = (
@@ -115,7 +115,7 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
         )
         passes = PASS_KINDS[rules.pass_dou]
         if not exempt and not any(m.kind in passes for m in record.seats[seat].kongs):
-            found.append(problem("needs_dou", _("A 平胡 may win on a discard only with a 豆 (kong) as its pass; otherwise it must self-draw."),
+            found.append(problem("needs_dou", _("平胡要有豆（杠）作通行证才能胡别人打的牌，不然只能自摸。"),
                                  seat=seat, field="melds"))
     return found
 
@@ -126,19 +126,19 @@ def _first_yaoji(record: RoundRecord) -> list[Problem]:
         return []
     if first.claimed_by is None:
         if YAOJI not in record.seats[first.seat].discards:
-            return [problem("bad_first_yaoji", _("The first 幺鸡 was not claimed, so it must be among that seat's discards."),
+            return [problem("bad_first_yaoji", _("第一张幺鸡没人碰杠，那它应该记在打出者的弃牌里。"),
                             seat=first.seat, field="first_yaoji")]
         return []
     claimer = record.seats[first.claimed_by]
     if not any(m.tile == YAOJI and m.from_seat == first.seat for m in claimer.melds) or first.claimed_by == first.seat:
-        return [problem("bad_first_yaoji", _("The claimer of the first 幺鸡 needs a 幺鸡 pong or kong from the seat that discarded it."),
+        return [problem("bad_first_yaoji", _("碰杠第一张幺鸡的一家，要有从打出者那里碰或杠来的幺鸡。"),
                         seat=first.claimed_by, field="first_yaoji")]
     return []
 
 
 def _declarations(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Problem]:
     return [
-        problem("declared_not_ready", _("{name} declared ready (报听) but the hand is not ready."),
+        problem("declared_not_ready", _("{name} 报听了，但牌没有叫。"),
                 seat=seat, field="declared", name=data.name)
         for seat, data in enumerate(record.seats)
         if data.declared and not analysis[seat].ready and analysis[seat].tiles == 13

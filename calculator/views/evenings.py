@@ -1,0 +1,1 @@
+"""Evening (ledger) views — issue 4."""

@@ -1,0 +1,5 @@
+from django.shortcuts import render
+
+
+def round_new(request):
+    return render(request, "calculator/round_new.html")

@@ -19,6 +19,12 @@ from .validate import validate
 from .win import burned_seats, hot_kong_meld, settle_declarations, settle_hu
 
 
+def decimal_text(amount: Decimal) -> str:
+    """Exact and plain: 16.0 → "16", -6.50 → "-6.5", 40 → "40" (never "4E+1")."""
+    text = f"{amount.normalize():f}"
+    return "0" if text == "-0" else text
+
+
 @dataclass(frozen=True)
 class Settlement:
     record: RoundRecord
@@ -60,8 +66,8 @@ class Settlement:
             "net": self.net,
             "matrix": self.matrix,
             "items": [item.to_dict() for item in self.items],
-            "money": [str(m) for m in self.money],
-            "stake": str(self.record.stake),
+            "money": [decimal_text(m) for m in self.money],
+            "stake": decimal_text(self.record.stake),
             "hands": hands,
             "next_dealer": self.next_dealer,
         }

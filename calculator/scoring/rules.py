@@ -88,7 +88,8 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, as stored with every round (R41)."""
-        data = dataclasses.asdict(self)
+        # Not dataclasses.asdict: it deep-copies, and the frozen point maps cannot be copied.
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         for name in POINT_MAPS:
             data[name] = dict(getattr(self, name))
         return data

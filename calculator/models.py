@@ -1,0 +1,150 @@
+"""The evening (ledger) of RULES §7: players in seats, rounds as stored records, and the history.
+
+Nothing here holds a balance. A round stores its inputs (the record), its result (the
+settlement and its net) and the rules it was scored under (R41); totals are sums over the
+rounds, computed by `selectors`. Writes go through `services`, never through `save()` hooks.
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def new_token() -> str:
+    """An unguessable address: 24 random bytes (192 bits) as 32 URL-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+class Evening(models.Model):
+    """一晚: one table's evening. Its players, stake and rules are fixed when it starts (R41).
+
+    `token` is the address that can change the evening; `read_token` is a second address that
+    can only look. Neither is ever listed anywhere: knowing the address is the permission.
+    """
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    read_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    title = models.CharField(max_length=60, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    stake = models.DecimalField(max_digits=12, decimal_places=4)
+    rules = models.JSONField(help_text="RuleSet.to_dict(): the preset and every option, in full.")
+    first_dealer = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(stake__gt=0), name="evening_stake_positive"),
+            models.CheckConstraint(condition=Q(first_dealer__lt=4), name="evening_first_dealer_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"{timezone.localtime(self.created_at):%Y-%m-%d %H:%M}"
+
+
+class Player(models.Model):
+    """A seat at the evening's table (RULES R3: seats 0…N−1 in turn order)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["evening", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "seat"], name="player_unique_seat"),
+            models.UniqueConstraint(fields=["evening", "name"], name="player_unique_name"),
+            models.CheckConstraint(condition=Q(seat__lt=4), name="player_seat_range"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    """一局: a stored round. `record` is the RULES §3 input, `settlement` the §6 output.
+
+    `net` repeats the settlement's net (points per seat) so that totals can be summed without
+    unpacking the items; services write both from the same Settlement. `version` grows by one on
+    each correction and lets a correction based on an old version be refused (optimistic
+    concurrency). `idempotency_key` is the hidden token of the form that recorded the round, so a
+    second submit of that form finds this round instead of recording it twice.
+    """
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    record = models.JSONField()
+    settlement = models.JSONField()
+    rules = models.JSONField()
+    net = models.JSONField()
+    dealer = models.PositiveSmallIntegerField()
+    next_dealer = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField(default=1)
+    idempotency_key = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="round_unique_number"),
+            models.UniqueConstraint(fields=["evening", "idempotency_key"], name="round_unique_idempotency_key"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="round_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number}"
+
+
+class Change(models.Model):
+    """历史: one change to the evening's rounds (R42): what, when, who, before and after.
+
+    `before` and `after` are whole round snapshots (record, settlement, rules, net, …) so that
+    every state a round has been in can be read back, and a deleted round could be restored.
+    """
+
+    CREATED, CORRECTED, DELETED = "created", "corrected", "deleted"
+    KINDS = [(CREATED, "记一局"), (CORRECTED, "改一局"), (DELETED, "删一局")]
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="changes")
+    round_number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=KINDS)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.CharField(max_length=40, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["evening", "at", "id"]
+        indexes = [models.Index(fields=["evening", "round_number"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.round_number}"
+
+
+class PaidTransfer(models.Model):
+    """已付: a settle-up transfer someone marked as paid.
+
+    Settle-up is always recomputed from the totals, so a mark is keyed by the transfer itself
+    (payer seat, payee seat, points): it still shows while that exact transfer is in the plan and
+    quietly stops applying when a correction changes it.
+    """
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="paid_transfers")
+    payer = models.PositiveSmallIntegerField()
+    payee = models.PositiveSmallIntegerField()
+    points = models.PositiveIntegerField()
+    paid_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["evening", "paid_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "payer", "payee", "points"], name="paid_transfer_unique"),
+            models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="paid_transfer_two_seats"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer}→{self.payee} {self.points}"

@@ -1,0 +1,436 @@
+"""Reads of the evening ledger: totals, rounds, chart, settle-up and history, ready to show.
+
+Totals are always sums over the stored rounds (R41); nothing here writes. Money is points ×
+the evening's stake, computed exactly with Decimal and formatted by `presentation.format_money`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .charts import Series, colour, running_totals_svg
+from .models import Change, Evening, PaidTransfer, Round
+from .presentation import format_money
+from .scoring import PATTERN_HANZI, PRESET_HANZI, Item, Settlement, analyse, parse_record, ruleset_from_dict
+from .settle_up import minimum_transfers
+
+# -- lookups -----------------------------------------------------------------------------------
+
+
+def evening_for_editing(*, token: str) -> Evening:
+    """The evening at its edit address; raises Evening.DoesNotExist."""
+    return Evening.objects.prefetch_related("players").get(token=token)
+
+
+def evening_for_reading(*, read_token: str) -> Evening:
+    """The evening at its read-only address; raises Evening.DoesNotExist."""
+    return Evening.objects.prefetch_related("players").get(read_token=read_token)
+
+
+def evening_names(*, evening: Evening) -> list[str]:
+    return [p.name for p in evening.players.all()]
+
+
+def evening_rounds_queryset(*, evening: Evening) -> QuerySet[Round]:
+    return Round.objects.filter(evening=evening).order_by("number")
+
+
+def round_get(*, evening: Evening, number: int) -> Round:
+    """One round of the evening by its number; raises Round.DoesNotExist."""
+    return Round.objects.select_related("evening").get(evening=evening, number=number)
+
+
+# -- totals ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerTotal:
+    seat: int
+    name: str
+    points: int
+    money: str
+    colour: str
+
+
+def _money(points: int, stake: Decimal) -> str:
+    return format_money(points * Decimal(stake))
+
+
+def _sum_nets(nets: list[list[int]], players: int) -> list[int]:
+    totals = [0] * players
+    for net in nets:
+        for seat, points in enumerate(net):
+            totals[seat] += points
+    return totals
+
+
+def evening_total_points(*, evening: Evening) -> list[int]:
+    """Each player's total in points: the sum of the stored rounds' nets (R41)."""
+    nets = list(Round.objects.filter(evening=evening).values_list("net", flat=True))
+    return _sum_nets(nets, len(evening_names(evening=evening)))
+
+
+def evening_totals(*, evening: Evening) -> list[PlayerTotal]:
+    names = evening_names(evening=evening)
+    return [
+        PlayerTotal(seat, names[seat], points, _money(points, evening.stake), colour(seat))
+        for seat, points in enumerate(evening_total_points(evening=evening))
+    ]
+
+
+def evening_running_totals(*, evening: Evening) -> list[Series]:
+    """Each player's total before the first round and after every round, in round order."""
+    names = evening_names(evening=evening)
+    running = [0] * len(names)
+    values = [[0] for _ in names]
+    for net in evening_rounds_queryset(evening=evening).values_list("net", flat=True):
+        for seat, points in enumerate(net):
+            running[seat] += points
+            values[seat].append(running[seat])
+    return [Series(name, values[seat]) for seat, name in enumerate(names)]
+
+
+def evening_chart_svg(*, evening: Evening) -> str:
+    return running_totals_svg(
+        evening_running_totals(evening=evening),
+        title=_("每人累计走势"),
+        x_label=_("局"),
+        empty_text=_("还没有记局"),
+    )
+
+
+def next_dealer(*, evening: Evening) -> int:
+    """The suggested dealer of the next round: the last round's R34/R35 result, else the first."""
+    last = evening_rounds_queryset(evening=evening).last()
+    return last.next_dealer if last else evening.first_dealer
+
+
+# -- rounds ------------------------------------------------------------------------------------
+
+
+def _pattern(settlement: dict[str, Any], seat: int) -> str:
+    return PATTERN_HANZI.get(settlement["hands"][seat].get("pattern") or "", "")
+
+
+def round_outcome_text(record: dict[str, Any], settlement: dict[str, Any], names: list[str]) -> str:
+    """What happened, in the table's words: 东 自摸 清一色 / 南 胡 平胡（西 点炮）/ 荒庄 查叫."""
+    outcome = record["outcome"]
+    if outcome["type"] == "draw":
+        if any(i["reason"] == "cha_jiao" for i in settlement["items"]):
+            return _("荒庄 查叫")
+        return _("荒庄")
+    winners = outcome["winners"]
+    source = outcome.get("from")
+    if source is None:
+        seat = winners[0]["seat"]
+        text = _("{name} 自摸 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
+        return text + (" " + _("杠上开花") if outcome.get("after_kong") else "")
+    if len(winners) == 1:
+        seat = winners[0]["seat"]
+        hands = _("{name} 胡 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
+    else:
+        hands = "、".join(f"{names[w['seat']]} {_pattern(settlement, w['seat'])}" for w in winners)
+    if outcome.get("robbed"):
+        how = _("{name} 被抢杠")
+    elif len(winners) > 1:
+        how = _("{name} 一炮多响")
+    elif outcome.get("hot_kong"):
+        how = _("{name} 热炮")
+    else:
+        how = _("{name} 点炮")
+    text = f"{hands}（{how.format(name=names[source])}）"
+    if any(w.get("passed_before") for w in winners):
+        text += " " + _("过水包牌")
+    return text
+
+
+def round_summary(round_: Round, names: list[str]) -> str:
+    """One line: 第3局 东 自摸 清一色 · 东 +33 (the round's biggest winner)."""
+    net = round_.net
+    top = max(range(len(net)), key=lambda s: (net[s], -s))
+    lead = f" · {names[top]} {net[top]:+d}" if net[top] else ""
+    return _("第{number}局 {what}").format(
+        number=round_.number, what=round_outcome_text(round_.record, round_.settlement, names)
+    ) + lead
+
+
+@dataclass(frozen=True)
+class SeatNet:
+    name: str
+    points: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    summary: str
+    dealer: str
+    nets: list[SeatNet]
+    version: int
+    updated_at: datetime
+    corrected: bool
+
+
+def _seat_nets(net: list[int], names: list[str]) -> list[SeatNet]:
+    return [SeatNet(names[s], points, colour(s)) for s, points in enumerate(net)]
+
+
+def round_row(round_: Round, names: list[str]) -> RoundRow:
+    return RoundRow(
+        number=round_.number,
+        summary=round_summary(round_, names),
+        dealer=names[round_.dealer],
+        nets=_seat_nets(round_.net, names),
+        version=round_.version,
+        updated_at=round_.updated_at,
+        corrected=round_.version > 1,
+    )
+
+
+def evening_round_rows(*, evening: Evening, newest_first: bool = True) -> list[RoundRow]:
+    names = evening_names(evening=evening)
+    rounds = evening_rounds_queryset(evening=evening)
+    if newest_first:
+        rounds = rounds.reverse()
+    return [round_row(r, names) for r in rounds]
+
+
+def stored_settlement(round_: Round) -> Settlement:
+    """The round's stored settlement as a `Settlement`, for `presentation.present`.
+
+    The items and the next dealer are the stored ones, never re-scored (R41); only each seat's
+    standing (won / ready, pattern, waits) is analysed again from the record, under the rules
+    stored with the round.
+    """
+    rules = ruleset_from_dict(round_.rules)
+    data = {**round_.record, "preset": rules.preset,
+            "options": {k: v for k, v in round_.rules.items() if k != "preset"}}
+    record = parse_record(data)
+    stored = round_.settlement
+    items = tuple(Item(**item) for item in stored["items"])
+    burned = frozenset(h["seat"] for h in stored["hands"] if h.get("burned"))
+    return Settlement(record, analyse(record), items, stored["next_dealer"], burned)
+
+
+# -- rules in plain words ----------------------------------------------------------------------
+
+_WORDS: dict[str, dict[Any, Any]] = {
+    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2")},
+    "turned_chicken": {"next": gettext_lazy("翻牌的下一张"), "swing": gettext_lazy("摇摆鸡（上下各一张）"),
+                       "none": gettext_lazy("不翻牌")},
+    "chicken_discards": {"all": gettext_lazy("满堂鸡（打出去的也算）"), "yaoji": gettext_lazy("只算打出的幺鸡"),
+                         "none": gettext_lazy("打出去的不算")},
+    "chicken_collectors": {"ready": gettext_lazy("有叫的才收"), "all": gettext_lazy("人人都收"),
+                           "ready_or_pay": gettext_lazy("包鸡（没叫的反赔）")},
+    "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
+                       "none": gettext_lazy("不多付")},
+    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色")},
+    "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
+                 "off": gettext_lazy("不要通行证")},
+    "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
+                    "xingyi": gettext_lazy("兴义算法")},
+}
+_LABELS = {
+    "preset": gettext_lazy("规则"),
+    "self_draw": gettext_lazy("自摸"),
+    "dou": gettext_lazy("豆"),
+    "turned_chicken": gettext_lazy("翻牌鸡"),
+    "chicken_discards": gettext_lazy("打出的鸡"),
+    "chicken_collectors": gettext_lazy("谁收鸡"),
+    "gold": gettext_lazy("金鸡"),
+    "chong_feng": gettext_lazy("冲锋鸡 / 责任鸡"),
+    "declare": gettext_lazy("报听"),
+    "hot_shot_bonus": gettext_lazy("热炮"),
+    "robbed_kong": gettext_lazy("抢杠"),
+    "pass_dou": gettext_lazy("通行证"),
+    "draw_dealer": gettext_lazy("荒庄后的庄"),
+}
+
+
+def rules_in_words(rules: dict[str, Any]) -> list[tuple[str, str]]:
+    """The evening's rules as (what, how) lines a player can check at a glance (R41)."""
+    r = ruleset_from_dict(rules)
+    dou = (_("见豆三：每个豆都是 3") if r.jian_dou_san else
+           _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values))
+    lines = [
+        ("preset", _("{place}（底注另计）").format(place=PRESET_HANZI[r.preset])),
+        ("self_draw", str(_WORDS["self_draw"][r.self_draw])
+         + (_("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus) if r.kong_bloom_bonus else "")),
+        ("dou", dou),
+        ("turned_chicken", str(_WORDS["turned_chicken"][r.turned_chicken])),
+        ("chicken_discards", str(_WORDS["chicken_discards"][r.chicken_discards])),
+        ("chicken_collectors", str(_WORDS["chicken_collectors"][r.chicken_collectors])),
+        ("gold", _("×{gold}").format(gold=r.gold)),
+        ("chong_feng", _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
+                                                                 zr=r.ze_ren)),
+        ("declare", _("硬报 {hard}，软报 {soft}").format(**r.declare)),
+        ("hot_shot_bonus", str(_WORDS["hot_shot_bonus"][r.hot_shot_bonus])),
+        ("robbed_kong", str(_WORDS["robbed_kong"][r.robbed_kong])),
+        ("pass_dou", str(_WORDS["pass_dou"][r.pass_dou])),
+        ("draw_dealer", str(_WORDS["draw_dealer"][r.draw_dealer])),
+    ]
+    return [(str(_LABELS[key]), text) for key, text in lines]
+
+
+def rules_headline(rules: dict[str, Any]) -> str:
+    """A short label for the header: 贵阳 · 见豆三."""
+    r = ruleset_from_dict(rules)
+    extra = r.options()
+    label = PRESET_HANZI[r.preset]
+    if extra.get("jian_dou_san"):
+        label += " · " + _("见豆三")
+    if len(extra) - ("jian_dou_san" in extra) > 0:
+        label += " · " + _("自定 {n} 项").format(n=len(extra) - ("jian_dou_san" in extra))
+    return label
+
+
+# -- the evening page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EveningBoard:
+    """What the evening page and the read-only page show, read once."""
+
+    evening: Evening
+    names: list[str]
+    totals: list[PlayerTotal]
+    rounds: list[RoundRow]
+    chart_svg: str
+    next_dealer: str
+    stake: str
+    rules_headline: str
+    rules_words: list[tuple[str, str]]
+
+
+def evening_board(*, evening: Evening) -> EveningBoard:
+    names = evening_names(evening=evening)
+    return EveningBoard(
+        evening=evening,
+        names=names,
+        totals=evening_totals(evening=evening),
+        rounds=evening_round_rows(evening=evening),
+        chart_svg=evening_chart_svg(evening=evening),
+        next_dealer=names[next_dealer(evening=evening)],
+        stake=format_money(Decimal(evening.stake)),
+        rules_headline=rules_headline(evening.rules),
+        rules_words=rules_in_words(evening.rules),
+    )
+
+
+# -- corrections -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NetChange:
+    name: str
+    before: int
+    after: int
+    delta: int
+    total_before: int
+    total_after: int
+    money_before: str
+    money_after: str
+
+
+def round_correction_preview(*, round_: Round, after_net: list[int]) -> list[NetChange]:
+    """Each player's net in this round and evening total, before and after a correction (R42)."""
+    evening = round_.evening
+    names = evening_names(evening=evening)
+    totals = evening_total_points(evening=evening)
+    rows = []
+    for seat, name in enumerate(names):
+        before, after = round_.net[seat], after_net[seat]
+        total_after = totals[seat] - before + after
+        rows.append(NetChange(name, before, after, after - before, totals[seat], total_after,
+                              _money(totals[seat], evening.stake), _money(total_after, evening.stake)))
+    return rows
+
+
+# -- settle-up ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TransferRow:
+    payer: int
+    payee: int
+    payer_name: str
+    payee_name: str
+    points: int
+    money: str
+    paid: bool
+
+
+@dataclass(frozen=True)
+class SettleUp:
+    totals: list[PlayerTotal]
+    transfers: list[TransferRow]
+    all_paid: bool
+    rounds: int
+
+
+def evening_settle_up(*, evening: Evening) -> SettleUp:
+    """The fewest transfers that zero everyone (R43), with the paid marks that still apply."""
+    totals = evening_totals(evening=evening)
+    names = [t.name for t in totals]
+    paid = set(PaidTransfer.objects.filter(evening=evening).values_list("payer", "payee", "points"))
+    transfers = [
+        TransferRow(t.payer, t.payee, names[t.payer], names[t.payee], t.points,
+                    _money(t.points, evening.stake), (t.payer, t.payee, t.points) in paid)
+        for t in minimum_transfers([t.points for t in totals])
+    ]
+    return SettleUp(totals, transfers, all(t.paid for t in transfers),
+                    Round.objects.filter(evening=evening).count())
+
+
+# -- history -----------------------------------------------------------------------------------
+
+KIND_TITLES = {
+    Change.CREATED: gettext_lazy("记了"),
+    Change.CORRECTED: gettext_lazy("改了"),
+    Change.DELETED: gettext_lazy("删了"),
+}
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    kind: str
+    title: str
+    round_number: int
+    at: datetime
+    by: str
+    before: str  # the round's one-line summary before the change ("" when it did not exist)
+    after: str
+    nets: list[tuple[str, int | None, int | None]]  # (name, before, after)
+
+
+def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
+    if not snapshot:
+        return ""
+    return round_outcome_text(snapshot["record"], snapshot["settlement"], names)
+
+
+def evening_history(*, evening: Evening) -> list[HistoryRow]:
+    """Every change to the evening's rounds, newest first (R42)."""
+    names = evening_names(evening=evening)
+    rows = []
+    for change in Change.objects.filter(evening=evening).order_by("-at", "-id"):
+        before = change.before["net"] if change.before else [None] * len(names)
+        after = change.after["net"] if change.after else [None] * len(names)
+        rows.append(HistoryRow(
+            kind=change.kind,
+            title=str(KIND_TITLES[change.kind]),
+            round_number=change.round_number,
+            at=change.at,
+            by=change.by,
+            before=_snapshot_summary(change.before, names),
+            after=_snapshot_summary(change.after, names),
+            nets=list(zip(names, before, after)),
+        ))
+    return rows

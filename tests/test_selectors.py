@@ -1,0 +1,146 @@
+"""Reads of the ledger: totals are sums of the stored rounds, and what the pages show."""
+from __future__ import annotations
+
+import pytest
+
+from calculator import selectors, services
+from calculator.models import Round
+from tests.factories import GUIYANG_FOUR, NAMES, example_record, expected_net, make_evening, record_rounds
+
+pytestmark = pytest.mark.django_db
+
+
+def column_sums(nets):
+    return [sum(column) for column in zip(*nets)]
+
+
+def test_totals_are_the_sum_of_the_stored_rounds_through_thirty_rounds_and_corrections():
+    evening = make_evening(stake="0.5")
+    names = [GUIYANG_FOUR[i % 5] for i in range(30)]
+    rounds = record_rounds(evening, names)
+    services.round_correct(round=rounds[1], record=example_record("E5"), expected_version=1)
+    services.round_delete(round=rounds[7])
+    stored = list(Round.objects.filter(evening=evening).values_list("net", flat=True))
+    totals = selectors.evening_totals(evening=evening)
+    assert [t.points for t in totals] == column_sums(stored)
+    assert sum(t.points for t in totals) == 0
+    assert len(stored) == 29
+
+
+def test_totals_show_money_at_the_stake():
+    evening = make_evening(stake="0.5")
+    record_rounds(evening, ["E1"])
+    totals = selectors.evening_totals(evening=evening)
+    assert [(t.name, t.points, t.money) for t in totals] == [
+        ("老王", 15, "7.5"), ("小李", -2, "-1"), ("阿珍", -7, "-3.5"), ("张哥", -6, "-3"),
+    ]
+
+
+def test_an_evening_without_rounds_totals_zero():
+    totals = selectors.evening_totals(evening=make_evening())
+    assert [t.points for t in totals] == [0, 0, 0, 0]
+
+
+def test_running_totals_start_at_zero_and_follow_each_round():
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    series = selectors.evening_running_totals(evening=evening)
+    assert series[0].values == [0, 15, 15 - 29]
+    assert [s.values[-1] for s in series] == column_sums([expected_net("E1"), expected_net("E2")])
+
+
+def test_the_next_dealer_is_the_last_rounds_result_or_the_first_dealer():
+    evening = make_evening(first_dealer=2)
+    assert selectors.next_dealer(evening=evening) == 2
+    record_rounds(evening, ["E2"])  # seat 1 self-draws (R35)
+    assert selectors.next_dealer(evening=evening) == 1
+    record_rounds(evening, ["E4"])  # 一炮双响, dealer 2: the first winner from the dealer on is 3
+    assert selectors.next_dealer(evening=evening) == 3
+
+
+@pytest.mark.parametrize(
+    ("example", "summary"),
+    [
+        ("E1", "第1局 老王 胡 平胡（阿珍 点炮） · 老王 +15"),
+        ("E2", "第1局 小李 自摸 清大对 · 小李 +59"),
+        ("E3", "第1局 老王 胡 大对子（张哥 热炮） · 老王 +14"),
+        ("E4", "第1局 小李 平胡、张哥 小七对（阿珍 一炮多响） · 张哥 +10"),
+        ("E5", "第1局 荒庄 查叫 · 老王 +20"),
+    ],
+)
+def test_each_round_reads_as_one_line(example, summary):
+    evening = make_evening()
+    record_rounds(evening, [example])
+    assert selectors.evening_round_rows(evening=evening)[0].summary == summary
+
+
+def test_rounds_are_listed_newest_first():
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2", "E3"])
+    assert [r.number for r in selectors.evening_round_rows(evening=evening)] == [3, 2, 1]
+
+
+def test_the_stored_settlement_reads_like_the_scored_one():
+    from calculator.presentation import present
+    from calculator.scoring import settle_record
+
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E3"])
+    stored = present(selectors.stored_settlement(round_))
+    fresh = settle_record({**example_record("E3"), "seats": [
+        {**s, "name": n} for s, n in zip(example_record("E3")["seats"], NAMES)]})
+    assert stored == present(fresh)
+
+
+def test_the_correction_preview_shows_each_players_round_and_total_before_and_after():
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    rows = selectors.round_correction_preview(round_=second, after_net=expected_net("E5"))
+    assert [(r.before, r.after) for r in rows] == list(zip(expected_net("E2"), expected_net("E5")))
+    assert rows[0].total_before == 15 - 29 and rows[0].total_after == 15 + 20
+
+
+def test_settle_up_zeroes_every_player_with_the_fewest_transfers():
+    evening = make_evening(stake="2")
+    record_rounds(evening, ["E1", "E2", "E3"])
+    plan = selectors.evening_settle_up(evening=evening)
+    left = [t.points for t in plan.totals]
+    for t in plan.transfers:
+        left[t.payer] += t.points
+        left[t.payee] -= t.points
+    assert left == [0, 0, 0, 0]
+    assert len(plan.transfers) <= 3
+    assert all(t.money == str(t.points * 2) for t in plan.transfers)
+
+
+def test_the_history_lists_every_change_newest_first():
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_correct(round=second, record=example_record("E3"), expected_version=1, by="老王")
+    services.round_delete(round=first)
+    rows = selectors.evening_history(evening=evening)
+    assert [(r.kind, r.round_number) for r in rows] == [
+        ("deleted", 1), ("corrected", 2), ("created", 2), ("created", 1),
+    ]
+    corrected = rows[1]
+    assert corrected.by == "老王"
+    assert corrected.nets[0] == ("老王", -29, 14)
+    assert "自摸" in corrected.before and "热炮" in corrected.after
+
+
+def test_the_rules_read_in_plain_words():
+    evening = make_evening(options={"jian_dou_san": True})
+    words = dict(selectors.rules_in_words(evening.rules))
+    assert words["豆"] == "见豆三：每个豆都是 3"
+    assert words["翻牌鸡"] == "翻牌的下一张"
+    assert selectors.rules_headline(evening.rules) == "贵阳 · 见豆三"
+
+
+def test_the_chart_is_an_svg_with_every_player():
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    svg = selectors.evening_chart_svg(evening=evening)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    for name in NAMES:
+        assert name in svg
+    assert svg.count("<polyline") == 4

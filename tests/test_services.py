@@ -1,0 +1,304 @@
+"""Services of the evening ledger: evening_create, round_record, round_correct, round_delete,
+paid marks, and the JSON export/import round trip."""
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from calculator import selectors, services
+from calculator.models import Change, Evening, PaidTransfer, Round
+from calculator.scoring import RecordInvalid
+from tests.factories import NAMES, example_record, expected_net, make_evening, record_rounds
+
+pytestmark = pytest.mark.django_db
+
+
+# -- evening_create ----------------------------------------------------------------------------
+
+
+def test_an_evening_seats_its_players_in_order_and_fixes_stake_and_rules():
+    evening = make_evening(stake="0.5", options={"jian_dou_san": True}, first_dealer=2)
+    assert [p.name for p in evening.players.all()] == NAMES
+    assert evening.stake == Decimal("0.5")
+    assert evening.rules["preset"] == "guiyang" and evening.rules["jian_dou_san"] is True
+    assert evening.rules["dou_values"] == {"men": 2, "zhuanwan": 3, "dian": 1}  # stored in full
+    assert evening.first_dealer == 2
+
+
+def test_each_evening_gets_two_different_unguessable_addresses():
+    a, b = make_evening(), make_evening()
+    tokens = {a.token, a.read_token, b.token, b.read_token}
+    assert len(tokens) == 4
+    assert all(len(t) >= 32 for t in tokens)  # token_urlsafe(24): 192 random bits
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"names": ["甲", "乙"]}, "players"),
+        ({"names": ["甲", "乙", "丙", "丁", "戊"]}, "players"),
+        ({"names": ["甲", "乙", "甲"]}, "name_twice"),
+        ({"names": ["甲", " ", "丙"]}, "name"),
+        ({"stake": Decimal("0")}, "stake"),
+        ({"stake": Decimal("0.00001")}, "stake"),
+        ({"preset": "chengdu"}, "rules"),
+        ({"options": {"self_draw": "triple"}}, "rules"),
+        ({"first_dealer": 3, "names": ["甲", "乙", "丙"]}, "dealer"),
+    ],
+)
+def test_an_evening_that_cannot_be_played_is_refused(kwargs, code):
+    arguments = {"names": ["甲", "乙", "丙", "丁"], "stake": Decimal("1"), **kwargs}
+    with pytest.raises(ValidationError) as error:
+        services.evening_create(**arguments)
+    assert error.value.code == code
+    assert Evening.objects.count() == 0
+
+
+# -- round_record ------------------------------------------------------------------------------
+
+
+def test_a_recorded_round_stores_record_settlement_rules_and_net():
+    evening = make_evening(stake="2")
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    assert round_.number == 1
+    assert round_.net == expected_net("E1")
+    assert round_.settlement["net"] == expected_net("E1")
+    assert round_.settlement["money"] == ["30", "-4", "-14", "-12"]  # the evening's stake, not the record's
+    assert round_.rules == evening.rules
+    assert [s["name"] for s in round_.record["seats"]] == NAMES  # the evening's names
+    assert round_.next_dealer == 0 and round_.dealer == 0 and round_.version == 1
+
+
+def test_rounds_are_numbered_in_order():
+    evening = make_evening()
+    rounds = record_rounds(evening, ["E1", "E2", "E3"])
+    assert [r.number for r in rounds] == [1, 2, 3]
+
+
+def test_the_evening_rules_override_the_record_rules():
+    evening = make_evening(options={"jian_dou_san": True})
+    record = example_record("E1")  # guiyang without 见豆三: 闷豆 2 per payer
+    round_ = services.round_record(evening=evening, record=record)
+    assert round_.net == [18, -3, -8, -7]  # 闷豆 now 3 from each of three payers
+    assert round_.record["options"] == {"jian_dou_san": True}
+
+
+def test_an_invalid_record_stores_nothing():
+    evening = make_evening()
+    record = example_record("E1")
+    record["seats"][0]["concealed"] = "234m"
+    with pytest.raises(RecordInvalid) as error:
+        services.round_record(evening=evening, record=record)
+    assert "tile_count" in {p.code for p in error.value.problems}
+    assert Round.objects.count() == 0 and Change.objects.count() == 0
+
+
+def test_a_record_for_another_table_size_is_refused():
+    evening = make_evening(names=NAMES[:3])
+    with pytest.raises(RecordInvalid) as error:
+        services.round_record(evening=evening, record=example_record("E1"))
+    assert [p.code for p in error.value.problems] == ["bad_seat"]
+
+
+def test_a_second_submit_with_the_same_key_returns_the_first_round():
+    evening = make_evening()
+    key = uuid.uuid4()
+    first = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    again = services.round_record(evening=evening, record=example_record("E2"), idempotency_key=key)
+    assert again.pk == first.pk and again.net == expected_net("E1")
+    assert Round.objects.count() == 1 and Change.objects.count() == 1
+
+
+def test_the_same_key_in_another_evening_is_a_new_round():
+    key = uuid.uuid4()
+    a = services.round_record(evening=make_evening(), record=example_record("E1"), idempotency_key=key)
+    b = services.round_record(evening=make_evening(), record=example_record("E1"), idempotency_key=key)
+    assert a.pk != b.pk
+
+
+def test_recording_writes_the_history():
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"), by="老王")
+    change = Change.objects.get()
+    assert (change.kind, change.round_number, change.by, change.before) == ("created", 1, "老王", None)
+    assert change.after["net"] == expected_net("E1")
+
+
+# -- round_correct -----------------------------------------------------------------------------
+
+
+def test_a_correction_rescores_that_round_only():
+    evening = make_evening()
+    first, second, third = record_rounds(evening, ["E1", "E2", "E3"])
+    corrected = services.round_correct(round=second, record=example_record("E4"), expected_version=1)
+    assert corrected.net == expected_net("E4")
+    assert corrected.version == 2 and corrected.number == 2
+    assert Round.objects.get(pk=first.pk).net == expected_net("E1")
+    assert Round.objects.get(pk=third.pk).net == expected_net("E3")
+    totals = selectors.evening_total_points(evening=evening)
+    assert totals == [a + b + c for a, b, c in zip(expected_net("E1"), expected_net("E4"), expected_net("E3"))]
+
+
+def test_a_correction_is_kept_in_the_history_with_before_and_after():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1, by="小李")
+    change = Change.objects.filter(kind="corrected").get()
+    assert change.before["net"] == expected_net("E1") and change.after["net"] == expected_net("E2")
+    assert change.before["version"] == 1 and change.after["version"] == 2 and change.by == "小李"
+
+
+def test_a_correction_based_on_an_old_version_is_refused():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    with pytest.raises(services.RoundVersionConflict) as conflict:
+        services.round_correct(round=round_, record=example_record("E3"), expected_version=1)
+    assert conflict.value.current.version == 2
+    assert Round.objects.get().net == expected_net("E2")
+
+
+def test_a_correction_of_a_deleted_round_is_refused():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_delete(round=round_)
+    with pytest.raises(services.RoundVersionConflict) as conflict:
+        services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    assert conflict.value.current is None
+
+
+def test_an_invalid_correction_changes_nothing():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    record = example_record("E1")
+    record["outcome"]["winners"][0]["seat"] = 2  # the discarder cannot win on its own discard
+    with pytest.raises(RecordInvalid):
+        services.round_correct(round=round_, record=record, expected_version=1)
+    assert Round.objects.get().version == 1 and Change.objects.count() == 1
+
+
+def test_an_unchanged_correction_leaves_no_history():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E1"), expected_version=1)
+    assert Round.objects.get().version == 1 and Change.objects.count() == 1
+
+
+def test_a_correction_keeps_the_rules_the_round_was_scored_under():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    Evening.objects.filter(pk=evening.pk).update(rules={**evening.rules, "jian_dou_san": True})
+    round_.refresh_from_db()
+    record = example_record("E1")
+    record["seats"][1]["discards"] = ""  # 南's discarded 6万 no longer counts
+    corrected = services.round_correct(round=round_, record=record, expected_version=1)
+    assert corrected.rules["jian_dou_san"] is False
+    assert corrected.net == [16, -5, -6, -5]  # and each 闷豆 still 2, not 3
+
+
+# -- round_delete ------------------------------------------------------------------------------
+
+
+def test_deleting_a_round_keeps_it_in_the_history_and_drops_it_from_the_totals():
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_delete(round=second, expected_version=1, by="阿珍")
+    assert list(Round.objects.values_list("number", flat=True)) == [1]
+    change = Change.objects.get(kind="deleted")
+    assert change.before["net"] == expected_net("E2") and change.after is None and change.by == "阿珍"
+    assert selectors.evening_total_points(evening=evening) == expected_net("E1")
+
+
+def test_deleting_with_an_old_version_is_refused():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    with pytest.raises(services.RoundVersionConflict):
+        services.round_delete(round=round_, expected_version=1)
+    assert Round.objects.count() == 1
+
+
+def test_numbers_continue_after_the_highest_round():
+    evening = make_evening()
+    first, second, third = record_rounds(evening, ["E1", "E2", "E3"])
+    services.round_delete(round=second)
+    assert services.round_record(evening=evening, record=example_record("E4")).number == 4
+
+
+# -- paid marks --------------------------------------------------------------------------------
+
+
+def test_a_transfer_of_the_plan_can_be_marked_paid_and_unmarked():
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    plan = selectors.evening_settle_up(evening=evening).transfers
+    t = plan[0]
+    services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    assert PaidTransfer.objects.count() == 1
+    assert selectors.evening_settle_up(evening=evening).transfers[0].paid
+    services.transfer_mark_unpaid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    assert not selectors.evening_settle_up(evening=evening).transfers[0].paid
+
+
+def test_a_transfer_that_is_not_in_the_plan_cannot_be_marked():
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    with pytest.raises(services.TransferNotInPlan):
+        services.transfer_mark_paid(evening=evening, payer=0, payee=1, points=99)
+
+
+def test_paid_marks_stay_on_unchanged_transfers_after_a_correction():
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    before = {(t.payer, t.payee, t.points) for t in selectors.evening_settle_up(evening=evening).transfers}
+    for payer, payee, points in before:
+        services.transfer_mark_paid(evening=evening, payer=payer, payee=payee, points=points)
+    services.round_correct(round=second, record=example_record("E3"), expected_version=1)
+    after = selectors.evening_settle_up(evening=evening).transfers
+    for t in after:
+        assert t.paid == ((t.payer, t.payee, t.points) in before)
+
+
+# -- export / import ---------------------------------------------------------------------------
+
+
+def test_export_then_import_gives_back_the_same_evening_under_new_addresses():
+    evening = make_evening(stake="0.5", options={"jian_dou_san": True}, title="周五")
+    rounds = record_rounds(evening, ["E1", "E2", "E3"])
+    services.round_correct(round=rounds[1], record=example_record("E4"), expected_version=1, by="老王")
+    services.round_delete(round=rounds[2])
+    t = selectors.evening_settle_up(evening=evening).transfers[0]
+    services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+
+    data = services.evening_export(evening=evening)
+    copy = services.evening_import(data=data)
+
+    assert services.evening_export(evening=copy) == data
+    assert copy.token != evening.token and copy.read_token != evening.read_token
+    assert selectors.evening_total_points(evening=copy) == selectors.evening_total_points(evening=evening)
+
+
+def test_the_export_is_plain_json():
+    import json
+
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    data = services.evening_export(evening=evening)
+    assert json.loads(json.dumps(data)) == data
+    assert evening.token not in json.dumps(data)
+
+
+def test_a_damaged_export_is_refused_and_nothing_is_stored():
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    data = services.evening_export(evening=evening)
+    data["rounds"][0]["net"] = [99, 0, 0, -99]
+    with pytest.raises(ValidationError):
+        services.evening_import(data=data)
+    assert Evening.objects.count() == 1
+    with pytest.raises(ValidationError):
+        services.evening_import(data={"format": "something else"})

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .tiles import KINDS, Tile
+from .tiles import ALL_KINDS, KINDS, Tile
 
 PATTERN_HANZI = {
     "ping_hu": "平胡",
@@ -213,5 +213,5 @@ def waits_of(hand: Hand, patterns: Mapping[str, int]) -> list[Wait]:
         if hand.held(kind) >= 4:
             continue
         best = max(found[kind], key=lambda key: (patterns[key], key))
-        waits.append(Wait(Tile(kind), best, patterns[best]))
+        waits.append(Wait(ALL_KINDS[kind], best, patterns[best]))
     return waits

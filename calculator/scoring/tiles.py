@@ -28,9 +28,17 @@ class Tile:
 
     index: int
 
+    # The generated hash and == build tuples on every call; tiles are hashed and compared
+    # constantly (Counter, set membership, `== YAOJI`) while a round is scored.
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self.index == other.index if isinstance(other, Tile) else NotImplemented
+
     @classmethod
     def of(cls, rank: int, suit: str) -> Tile:
-        return cls(SUITS.index(suit) * 9 + rank - 1)
+        return ALL_KINDS[SUITS.index(suit) * 9 + rank - 1]
 
     @property
     def suit(self) -> str:
@@ -48,11 +56,16 @@ class Tile:
     def shifted(self, step: int) -> Tile:
         """The kind `step` ranks away in the same suit, wrapping 9 → 1 and 1 → 9 (R19)."""
         base = self.index - self.index % 9
-        return Tile(base + (self.index % 9 + step) % 9)
+        return ALL_KINDS[base + (self.index % 9 + step) % 9]
 
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}"
 
+
+# One shared instance per kind: parsing and lookups hand these out instead of building new ones.
+ALL_KINDS = tuple(Tile(i) for i in range(KINDS))
+_RANKS = {str(rank): rank - 1 for rank in range(1, 10)}
+_SUIT_TILES = {suit: ALL_KINDS[9 * i:9 * i + 9] for i, suit in enumerate(SUITS)}
 
 YAOJI = Tile.of(1, "s")  # 幺鸡, the fixed chicken (R21)
 
@@ -64,15 +77,15 @@ def parse_tiles(text: str) -> list[Tile]:
     for char in text:
         if char.isspace():
             continue
-        if char in "123456789":
-            ranks.append(int(char))
-        elif char in SUITS and ranks:
-            tiles.extend(Tile.of(rank, char) for rank in ranks)
+        if char in _RANKS:
+            ranks.append(_RANKS[char])
+        elif char in _SUIT_TILES and ranks:
+            tiles.extend(map(_SUIT_TILES[char].__getitem__, ranks))
             ranks = []
         else:
             raise TileSyntaxError(char)
     if ranks:
-        raise TileSyntaxError("".join(map(str, ranks)))
+        raise TileSyntaxError("".join(str(rank + 1) for rank in ranks))
     return tiles
 
 
@@ -101,6 +114,3 @@ def counts_of(tiles: Iterable[Tile]) -> list[int]:
     for tile in tiles:
         counts[tile.index] += 1
     return counts
-
-
-ALL_KINDS = tuple(Tile(i) for i in range(KINDS))

@@ -28,7 +28,7 @@ def _tile_overflow(record: RoundRecord) -> list[Problem]:
     return [
         problem("tile_overflow", _("这局有 {count} 张{tile}，一副牌每种只有四张。"),
                 field="tiles", count=n, tile=tile.hanzi)
-        for tile, n in sorted(counts.items()) if n > 4
+        for tile, n in sorted((tile, n) for tile, n in counts.items() if n > 4)
     ]
 
 

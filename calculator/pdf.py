@@ -1,0 +1,230 @@
+"""PDFs with WeasyPrint: a Django template in, the bytes of a PDF out.
+
+Every PDF of the app goes through `render_pdf`, which hands WeasyPrint a URL fetcher that serves
+the app's own static files and nothing else. WeasyPrint's default fetcher would follow any
+`http(s)://` or `file://` URL it meets, so a player name that slipped past autoescaping (or a
+careless template) could make the server read its own files or call other hosts.
+
+Chinese glyphs come from an installed CJK font (Debian's fonts-wqy-microhei, see bin/setup)
+named in static/calculator/pdf.css; WeasyPrint embeds the subset it uses, which is fast when
+libharfbuzz-subset0 is installed (../shared/STACK.md).
+"""
+from __future__ import annotations
+
+import json
+import mimetypes
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+from urllib.request import url2pathname
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.exceptions import SuspiciousFileOperation
+from django.template.loader import render_to_string
+from django.utils._os import safe_join
+from django.utils.translation import gettext as _
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from .presentation import present
+from .scoring import WON
+from .scoring.record import DECLARED_HANZI
+from .scoring.tiles import SUIT_HANZI
+
+# The base URL documents are rendered against. `.invalid` never resolves (RFC 2606), and the
+# fetcher never goes to the network anyway: it only maps this origin's STATIC_URL to files.
+BASE_URL = "https://zhuoji.invalid/"
+
+
+class URLRefused(ValueError):
+    """The PDF asked for a resource that is not one of the app's static files."""
+
+
+def static_roots() -> list[Path]:
+    """The directories static files may come from: every finder's roots and STATIC_ROOT."""
+    roots: list[Path] = []
+    for finder in finders.get_finders():
+        for _prefix, root in getattr(finder, "locations", []):
+            roots.append(Path(root))
+        for storage in getattr(finder, "storages", {}).values():
+            if getattr(storage, "location", None):
+                roots.append(Path(storage.location))
+    if settings.STATIC_ROOT:
+        roots.append(Path(settings.STATIC_ROOT))
+    return list(dict.fromkeys(root.resolve() for root in roots))
+
+
+def _inside_static(path: Path) -> Path | None:
+    """`path` with symlinks resolved, if it is a file under a static root; otherwise None."""
+    real = path.resolve()
+    if real.is_file() and any(real.is_relative_to(root) for root in static_roots()):
+        return real
+    return None
+
+
+def find_static(name: str) -> Path | None:
+    """A static file by its name under STATIC_URL (e.g. `calculator/pdf.css`), or None.
+
+    The finders serve the source tree (development, tests); STATIC_ROOT serves what
+    collectstatic wrote, including the hashed names of the manifest storage (production).
+    """
+    if not name or "\x00" in name or ".." in name.split("/") or name.startswith("/"):
+        return None
+    try:
+        found = finders.find(name)
+        candidates = [Path(found)] if found else []
+        if settings.STATIC_ROOT:
+            candidates.append(Path(safe_join(settings.STATIC_ROOT, name)))
+    except (SuspiciousFileOperation, ValueError):
+        return None
+    for candidate in candidates:
+        real = _inside_static(candidate)
+        if real is not None:
+            return real
+    return None
+
+
+class StaticFileFetcher(URLFetcher):
+    """Serves `data:` URLs and the app's static files; refuses every other URL.
+
+    Static files are asked for as BASE_URL + STATIC_URL + name (what `{% static %}` gives,
+    resolved against BASE_URL), as an absolute STATIC_URL, or as a `file://` path inside a
+    static directory. Nothing is ever fetched over the network.
+    """
+
+    def fetch(self, url, headers=None):
+        if url[:5].lower() == "data:":
+            return super().fetch(url, headers)
+        path = self.static_path(url)
+        if path is None:
+            raise URLRefused(f"not one of the app's static files: {url[:200]}")
+        content_type, _encoding = mimetypes.guess_type(path.name)
+        content_type = content_type or "application/octet-stream"
+        if content_type.startswith("text/"):
+            content_type += "; charset=utf-8"
+        return URLFetcherResponse(
+            path.as_uri(), body=path.read_bytes(), headers={"Content-Type": content_type}
+        )
+
+    @staticmethod
+    def static_path(url: str) -> Path | None:
+        try:
+            return StaticFileFetcher._static_path(url)
+        except (OSError, ValueError):  # e.g. a NUL byte or a malformed port in the URL
+            return None
+
+    @staticmethod
+    def _static_path(url: str) -> Path | None:
+        parts = urlsplit(url)
+        if parts.scheme.lower() == "file":
+            if parts.netloc not in ("", "localhost"):
+                return None
+            return _inside_static(Path(url2pathname(unquote(parts.path))))
+        prefix = urljoin(BASE_URL, settings.STATIC_URL)
+        without_query = url.split("#", 1)[0].split("?", 1)[0]
+        if not without_query.startswith(prefix):
+            return None
+        return find_static(unquote(without_query[len(prefix):]))
+
+
+def render_pdf(template_name: str, context: dict, *, request=None) -> bytes:
+    """Render a Django template to PDF. Links resolve against BASE_URL, so a template links
+    its stylesheet with `{% static 'calculator/pdf.css' %}`."""
+    html = render_to_string(template_name, context, request=request)
+    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFileFetcher()).write_pdf()
+
+
+# -- the single-round receipt -----------------------------------------------------------------
+
+
+def tiles_hanzi(tiles) -> str:
+    """Concealed tiles grouped by suit the way players say them: 234567万 11345条."""
+    by_suit: dict[str, list[int]] = {}
+    for tile in sorted(tiles):
+        by_suit.setdefault(tile.suit, []).append(tile.rank)
+    return " ".join(
+        "".join(map(str, ranks)) + SUIT_HANZI[suit] for suit, ranks in by_suit.items()
+    )
+
+
+def meld_hanzi(meld, names: list[str]) -> str:
+    """碰 1条 ← 北, 闷豆 9筒, 点豆 5条 ← 西."""
+    text = f"{meld.hanzi} {meld.tile.hanzi}"
+    if meld.from_seat is not None:
+        text += f" ← {names[meld.from_seat]}"
+    return text
+
+
+def outcome_hanzi(record, names: list[str]) -> str:
+    outcome = record.outcome
+    if outcome.is_draw:
+        return _("荒庄（没人胡）")
+    wins = "、".join(
+        _("{name} 胡 {tile}").format(name=names[w.seat], tile=w.tile.hanzi) for w in outcome.winners
+    )
+    if outcome.is_self_draw:
+        how = _("杠上开花") if outcome.after_kong else _("自摸")
+        return f"{wins}（{how}）"
+    if outcome.robbed:
+        return _("{wins}（抢 {seat} 的杠）").format(wins=wins, seat=names[outcome.from_seat])
+    how = _("热炮") if outcome.hot_kong else _("点炮")
+    return _("{wins}（{seat} {how}）").format(wins=wins, seat=names[outcome.from_seat], how=how)
+
+
+def two_columns(groups: list) -> tuple[list, list]:
+    """Split the item groups, in reading order, into two columns of about equal height.
+
+    CSS `columns` would balance them itself, but WeasyPrint lays a balanced column box out
+    over and over: it took most of a 1-2 s render. A flex row of two lists costs nothing."""
+    heights = [len(group.lines) + 2 for group in groups]  # the title counts about two lines
+
+    def taller_side(split: int) -> int:
+        return max(sum(heights[:split]), sum(heights[split:]))
+
+    split = min(range(len(groups) + 1), key=taller_side)
+    return groups[:split], groups[split:]
+
+
+def signed(value) -> str:
+    """+15, -2, 0: who won and who lost reads at a glance."""
+    text = str(value)
+    return f"+{text}" if not text.startswith(("-", "0")) else text
+
+
+def receipt_context(settlement) -> dict:
+    """What templates/calculator/pdf/receipt.html shows, on top of `present(settlement)`."""
+    record = settlement.record
+    view = present(settlement)
+    names = view.names
+    seats = []
+    for row, seat, hand in zip(view.seats, record.seats, settlement.hands, strict=True):
+        seats.append({
+            "row": row,
+            "won": hand.status == WON,
+            "win_tile": next((w.tile.hanzi for w in record.outcome.winners if w.seat == row.seat), ""),
+            "concealed": tiles_hanzi(seat.concealed),
+            "melds": [meld_hanzi(m, names) for m in seat.melds],
+            "discards": " ".join(t.hanzi for t in seat.discards),
+            "declared": DECLARED_HANZI.get(seat.declared or "", ""),
+            "xiang_gong": seat.xiang_gong,
+            "net": signed(row.net),
+            "money": signed(row.money),
+        })
+    matrix = [
+        (payer, ["—" if payee == i else (str(points) if points else "") for payee, points in enumerate(row)])
+        for i, (payer, row) in enumerate(view.matrix)
+    ]
+    options = {
+        key: json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        for key, value in record.rules.options().items()
+    }
+    return {
+        "view": view,
+        "seats": seats,
+        "matrix": matrix,
+        "columns": two_columns(view.groups),
+        "dealer": names[record.dealer],
+        "outcome": outcome_hanzi(record, names),
+        "turned": record.turned.hanzi if record.turned else "",
+        "options": ", ".join(f"{key}={value}" for key, value in options.items()),
+    }

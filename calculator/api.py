@@ -1,15 +1,141 @@
-from django.http import HttpResponse
+"""The stateless JSON API for other front ends (issue 3): a round record in, its settlement out.
+
+- `POST /api/settle` → 200 with the settlement JSON of RULES §6.
+- `POST /api/receipt.pdf` → 200 with a one-page PDF receipt.
+
+Both take the record as an `application/json` body. Anything wrong with the request or the
+record answers 4xx with `{"errors": [{"code", "seat", "field", "message"}]}`, messages in the
+request's language (Chinese by default). No cookies or sessions are involved, so no CSRF token.
+"""
+from __future__ import annotations
+
+import json
+from functools import wraps
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpResponse, JsonResponse, UnreadablePostError
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+
+from .pdf import receipt_context, render_pdf
+from .presentation import problem_message
+from .scoring import RecordInvalid, Settlement, settle_record
+
+JSON_TYPE = "application/json; charset=utf-8"
+# A round record nests about five levels deep; anything far deeper is not a record.
+MAX_DEPTH = 32
 
 
-@csrf_exempt
-@require_POST
+class RequestRejected(Exception):
+    """The request cannot be read as a round record; carries the HTTP status and the errors."""
+
+    def __init__(self, status: int, errors: list[dict[str, Any]]):
+        super().__init__(errors)
+        self.status = status
+        self.errors = errors
+
+
+def error(code: str, message: str, *, seat: int | None = None, field: str | None = None) -> dict[str, Any]:
+    return {"code": code, "seat": seat, "field": field, "message": message}
+
+
+def errors_response(errors: list[dict[str, Any]], status: int = 400) -> JsonResponse:
+    return JsonResponse(
+        {"errors": errors}, status=status, content_type=JSON_TYPE, json_dumps_params={"ensure_ascii": False}
+    )
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def check_text(data: Any) -> None:
+    """Walk the parsed JSON without recursion: limit its depth, refuse NUL characters and
+    lone surrogates (they cannot be stored in PostgreSQL or encoded as UTF-8)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RequestRejected(400, [error("bad_record", _("牌局记录嵌套太深。"))])
+        if isinstance(value, dict):
+            stack.extend((key, depth + 1) for key in value)
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str):
+            if "\x00" in value or _has_surrogate(value):
+                raise RequestRejected(400, [error("bad_record", _("牌局记录里有不能用的字符。"))])
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def read_record(request) -> Any:
+    """The request's JSON body, parsed; raises `RequestRejected` with the right status."""
+    charset = (request.encoding or "utf-8").lower()
+    if request.content_type != "application/json" or charset not in ("utf-8", "utf8"):
+        raise RequestRejected(415, [error("bad_content_type", _("请用 application/json（UTF-8）发送牌局记录。"))])
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise RequestRejected(413, [error("too_large", _("牌局记录太大了。"))]) from None
+    except UnreadablePostError:
+        raise RequestRejected(400, [error("bad_record", _("没有读到完整的请求。"))]) from None
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise RequestRejected(400, [error("bad_record", _("请求不是合法的 JSON。"))]) from None
+    check_text(data)
+    return data
+
+
+def settlement_of(request) -> Settlement:
+    """Read and settle the request's record; raises `RequestRejected` for a bad request or record."""
+    data = read_record(request)
+    try:
+        return settle_record(data)
+    except RecordInvalid as invalid:
+        raise RequestRejected(400, [
+            error(p.code, problem_message(p), seat=p.seat, field=p.field) for p in invalid.problems
+        ]) from None
+
+
+def json_post_api(view):
+    """csrf_exempt and POST only, with every refusal as a JSON errors body (405 with Allow)."""
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method != "POST":
+            response = errors_response([error("bad_method", _("只接受 POST 请求。"))], status=405)
+            response["Allow"] = "POST"
+            return response
+        try:
+            return view(request, *args, **kwargs)
+        except RequestRejected as rejected:
+            return errors_response(rejected.errors, rejected.status)
+
+    return wrapper
+
+
+@json_post_api
 def settle(request):
-    return HttpResponse(status=501)
+    settlement = settlement_of(request)
+    return JsonResponse(
+        settlement.to_dict(), content_type=JSON_TYPE, json_dumps_params={"ensure_ascii": False}
+    )
 
 
-@csrf_exempt
-@require_POST
+@json_post_api
 def receipt_pdf(request):
-    return HttpResponse(status=501)
+    settlement = settlement_of(request)
+    pdf = render_pdf("calculator/pdf/receipt.html", receipt_context(settlement), request=request)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = 'inline; filename="receipt.pdf"'
+    return response

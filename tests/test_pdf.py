@@ -1,0 +1,268 @@
+"""The PDF receipt (POST /api/receipt.pdf) and the safe URL fetcher behind every PDF.
+
+Text is checked with poppler's pdftotext, but pdftotext extracts the right characters even when
+every glyph prints as an empty box (../shared/STACK.md), so the embedded CJK font is checked
+with pdffonts too, and test-artifacts/receipt-E1.png is written for a human to look at.
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from weasyprint import HTML
+
+from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused
+
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
+EXPECTED = json.loads((EXAMPLES / "expected.json").read_text())
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+RECEIPT = reverse("calculator:api_receipt_pdf")
+PDF_CSS = Path(settings.BASE_DIR) / "static" / "calculator" / "pdf.css"
+CJK_FONT = re.compile(r"WenQuanYi|NotoSansCJK|Noto ?Sans ?CJK|NotoSansSC", re.IGNORECASE)
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def poppler(tool: str, pdf: bytes, tmp_path: Path, *args: str) -> str:
+    """Run a poppler-utils tool on the PDF's bytes and return its output."""
+    if shutil.which(tool) is None:
+        message = f"{tool} not found: run bin/setup (installs Debian's poppler-utils)"
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    command = [tool, *args, str(path)] + (["-"] if tool == "pdftotext" else [])  # text to stdout
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def receipt(client, record) -> bytes:
+    response = client.post(RECEIPT, json.dumps(record, ensure_ascii=False), content_type="application/json")
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    return response.content
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+# -- the receipt ------------------------------------------------------------------------------
+
+
+def test_the_receipt_shows_the_players_and_their_net_points(client, tmp_path):
+    pdf = receipt(client, example("E1"))
+
+    assert pdf.startswith(b"%PDF-")
+    text = poppler("pdftotext", pdf, tmp_path, "-layout")
+    assert "捉鸡算账 · 单局结算" in text
+    for name in "东南西北":
+        assert name in text
+    for net in ("+15", "-2", "-7", "-6"):
+        assert re.search(rf"(?<![\d+-]){re.escape(net)}(?!\d)", text), net
+    assert "下一局庄家：东" in text
+    assert "第1页/共1页" in squeeze(text)  # the page number in the @page margin box
+
+
+def test_the_receipt_embeds_a_cjk_font_and_every_font_it_uses(client, tmp_path):
+    fonts = poppler("pdffonts", receipt(client, example("E1")), tmp_path).splitlines()[2:]
+
+    assert fonts, "no fonts in the PDF"
+    assert any(CJK_FONT.search(line) for line in fonts), fonts
+    for line in fonts:
+        emb = line.split()[-5]  # name type encoding | emb sub uni object ID
+        assert emb == "yes", line
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_worked_example_fits_on_one_page(client, tmp_path, name):
+    info = poppler("pdfinfo", receipt(client, example(name)), tmp_path)
+
+    assert re.search(r"^Pages:\s+1$", info, re.MULTILINE), info
+
+
+def test_the_receipt_is_rendered_to_a_png_for_people_to_look_at(client, tmp_path):
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm not found: run bin/setup")
+    pdf = tmp_path / "receipt.pdf"
+    pdf.write_bytes(receipt(client, example("E1")))
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    command = ["pdftoppm", "-png", "-r", "80", "-singlefile", str(pdf), str(ARTIFACTS / "receipt-E1")]
+    subprocess.run(command, check=True)
+
+    assert (ARTIFACTS / "receipt-E1.png").stat().st_size > 10_000
+
+
+def test_options_that_differ_from_the_preset_are_printed(client, tmp_path):
+    record = example("E1")
+    record["options"] = {"jian_dou_san": True}
+
+    text = poppler("pdftotext", receipt(client, record), tmp_path)
+
+    assert "jian_dou_san=true" in text
+
+
+def test_a_warm_receipt_renders_in_well_under_two_seconds(client):
+    """About 0.15 s here. The guard is loose for slow CI machines, but it still fails on the
+    4-18 s fallback WeasyPrint takes without libharfbuzz-subset0 (STACK.md)."""
+    receipt(client, example("E6"))
+    started = time.perf_counter()
+    receipt(client, example("E6"))
+
+    assert time.perf_counter() - started < 2.0
+
+
+def test_a_rejected_record_gets_the_json_errors_not_a_pdf(client):
+    record = example("E1")
+    record["seats"][0]["concealed"] = "234m567m345s19s"
+
+    response = client.post(RECEIPT, json.dumps(record), content_type="application/json")
+
+    assert response.status_code == 400
+    assert "not_winning" in [e["code"] for e in response.json()["errors"]]
+
+
+# -- hostile input ------------------------------------------------------------------------------
+
+
+class Listener:
+    """A TCP port on 127.0.0.1 that tells whether anything connected to it."""
+
+    def __init__(self):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(5)
+        self.server.setblocking(False)
+        self.port = self.server.getsockname()[1]
+
+    def connected(self) -> bool:
+        try:
+            conn, _addr = self.server.accept()
+        except BlockingIOError:
+            return False
+        conn.close()
+        return True
+
+
+@pytest.fixture
+def listener():
+    listening = Listener()
+    yield listening
+    listening.server.close()
+
+
+@pytest.fixture
+def fetched(monkeypatch):
+    """Every URL the PDF fetcher is asked for during the test."""
+    urls = []
+    original = StaticFileFetcher.fetch
+
+    def spy(self, url, headers=None):
+        urls.append(url)
+        return original(self, url, headers)
+
+    monkeypatch.setattr(StaticFileFetcher, "fetch", spy)
+    return urls
+
+
+def test_hostile_player_names_print_as_text_and_fetch_nothing(client, tmp_path, listener, fetched):
+    port = listener.port
+    names = [
+        f'<img src="http://127.0.0.1:{port}/x">',
+        '<img src="file:///etc/passwd">',
+        '<style>@import"file:/etc/passwd"</style>',
+        "北",
+    ]
+    record = example("E1")
+    for seat, name in zip(record["seats"], names):
+        seat["name"] = name
+
+    pdf = receipt(client, record)
+
+    text = squeeze(poppler("pdftotext", pdf, tmp_path))
+    for name in names:
+        assert squeeze(name) in text
+    assert "root:" not in text
+    assert not listener.connected()
+    assert all(url == f"{BASE_URL}static/calculator/pdf.css" for url in fetched), fetched
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/x",
+        "https://example.com/style.css",
+        "ftp://example.com/x",
+        "file:///etc/passwd",
+        "file://localhost/etc/passwd",
+        "file:///proc/self/environ",
+        "file:///etc/%00passwd",
+        f"{BASE_URL}static/calculator/pdf.css%00.png",
+        "http://[::1/x",
+        f"file://{Path(settings.BASE_DIR) / 'manage.py'}",
+        f"file://{Path(settings.BASE_DIR) / 'zhuoji_site' / 'settings.py'}",
+        f"file://otherhost{PDF_CSS}",
+        f"{BASE_URL}manage.py",
+        f"{BASE_URL}static/../manage.py",
+        f"{BASE_URL}static/calculator/../../manage.py",
+        f"{BASE_URL}static/%2e%2e/manage.py",
+        f"{BASE_URL}static/%2E%2E/%2E%2E/etc/passwd",
+        f"{BASE_URL}static//etc/passwd",
+        f"{BASE_URL}static/calculator/missing.css",
+        f"{BASE_URL}static/",
+        "https://zhuoji.invalid@127.0.0.1:9/static/calculator/pdf.css",
+        "http://zhuoji.invalid/static/calculator/pdf.css",
+        "https://127.0.0.1:9/static/calculator/pdf.css",
+    ],
+)
+def test_the_fetcher_refuses_everything_but_static_files(url):
+    with pytest.raises(URLRefused):
+        StaticFileFetcher().fetch(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [f"{BASE_URL}static/calculator/pdf.css", f"{BASE_URL}static/calculator/pdf.css?v=1", PDF_CSS.as_uri()],
+)
+def test_the_fetcher_serves_the_apps_static_files(url):
+    response = StaticFileFetcher().fetch(url)
+
+    assert b"@page" in response.read()
+    assert response.content_type == "text/css"
+    assert response.charset == "utf-8"
+
+
+def test_the_fetcher_serves_data_urls():
+    response = StaticFileFetcher().fetch("data:text/css,p%7Bcolor:red%7D")
+
+    assert response.read() == b"p{color:red}"
+
+
+def test_hostile_html_renders_without_fetching_anything(listener, tmp_path):
+    """If markup ever slipped past autoescaping, WeasyPrint still could not reach out."""
+    port = listener.port
+    html = f"""<!doctype html><html lang="zh-CN"><head>
+      <link rel="stylesheet" href="file:///etc/passwd">
+      <link rel="stylesheet" href="http://127.0.0.1:{port}/a.css">
+      <style>@import url("file:///etc/passwd");
+        body {{ background: url(http://127.0.0.1:{port}/b.png) }}</style>
+      </head><body><p>东南西北</p>
+      <img src="http://127.0.0.1:{port}/x"><img src="file:///etc/passwd">
+      <iframe src="file:///etc/passwd"></iframe><object data="file:///etc/passwd"></object>
+      </body></html>"""
+
+    pdf = HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFileFetcher()).write_pdf()
+
+    assert pdf.startswith(b"%PDF-")
+    assert not listener.connected()
+    assert "root:" not in poppler("pdftotext", pdf, tmp_path)

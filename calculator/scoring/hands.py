@@ -2,7 +2,8 @@
 
 Hands are count vectors over the 27 kinds (see `tiles`). Each suit is decomposed on its own
 and the result cached, since the same suit shapes recur endlessly; a hand is complete when the
-suits' readings combine into exactly one pair.
+suits' readings combine into exactly one pair. The speed of all this is measured against the
+`mahjong` package by bench/hands.py (docs/BENCHMARKS.md).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _suit_readings(counts: tuple[int, ...]) -> frozenset[tuple[int, bool]]:
         rest[first] -= 3
         found |= _suit_readings(tuple(rest))
         rest[first] += 3
-    if first <= 6 and counts[first + 1] and counts[first + 2]:
+    if first + 2 < len(counts) and counts[first + 1] and counts[first + 2]:
         for i in (first, first + 1, first + 2):
             rest[i] -= 1
         found |= {(pairs, True) for pairs, _ in _suit_readings(tuple(rest))}
@@ -48,34 +49,65 @@ def _suit_readings(counts: tuple[int, ...]) -> frozenset[tuple[int, bool]]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=None)
-def _suit_shape(counts: tuple[int, ...]) -> tuple[frozenset[tuple[int, bool]], int, int]:
-    """One suit at a glance: its readings, a mask of them (1: one with no pair, 2: one with a
-    pair) and how many kinds it holds an odd number of. Whole-hand questions then need only
-    three cached look-ups and a little arithmetic, which is what makes them fast (bench/)."""
-    readings = _suit_readings(counts)
+# Readings as a 4-bit mask, so that combining parts is a table look-up: bit 2 * pairs + has_sequence
+# is set when the part splits into sets and `pairs` pairs (0 or 1), with or without a sequence.
+NO_PAIR, ONE_PAIR = 0b0011, 0b1100
+
+
+def _mask(readings: Iterable[tuple[int, bool]]) -> int:
     mask = 0
-    for pairs, _ in readings:
-        mask |= 1 << pairs
-    return readings, mask, sum(c % 2 for c in counts)
+    for pairs, seq in readings:
+        mask |= 1 << (2 * pairs + seq)
+    return mask
+
+
+def _bits(mask: int) -> list[tuple[int, bool]]:
+    return [(bit // 2, bool(bit % 2)) for bit in range(4) if mask >> bit & 1]
+
+
+# _JOIN[16 * a + b]: the readings of two parts together, at most one pair in all.
+_JOIN = tuple(
+    _mask({(p1 + p2, s1 or s2) for p1, s1 in _bits(a) for p2, s2 in _bits(b) if p1 + p2 <= 1})
+    for a in range(16) for b in range(16)
+)
 
 
 @lru_cache(maxsize=None)
-def _suit_waits(counts: tuple[int, ...]) -> tuple[tuple[int, frozenset[tuple[int, bool]]], ...]:
-    """The ranks (0–8) whose tile would leave this suit readable, each with the readings then."""
+def _block(block: bytes | tuple[int, ...]) -> tuple[int, int]:
+    """(readings mask, kinds held an odd number of times) of a run of ranks with no gap."""
+    return _mask(_suit_readings(tuple(block))), sum(c % 2 for c in block)
+
+
+@lru_cache(maxsize=None)
+def _suit_shape(counts: tuple[int, ...]) -> tuple[int, int]:
+    """(readings mask, odd kinds) of one suit. Whole-hand questions need only three of these
+    cached look-ups and two table look-ups, which is what makes them fast (bench/hands.py).
+
+    A set never spans an empty rank, so a suit reads as the runs between its gaps; the runs
+    recur far more often than whole suits, which keeps a first sight of a suit cheap too."""
+    try:
+        blocks = bytes(counts).split(b"\0")
+    except ValueError:  # a count over 255: hostile input, which validation rejects anyway
+        blocks = [counts]
+    mask, odd = 1, 0  # the empty suit: no pair, no sequence
+    for block in blocks:
+        if block:
+            block_mask, block_odd = _block(block)
+            mask = _JOIN[16 * mask + block_mask]
+            odd += block_odd
+    return mask, odd
+
+
+@lru_cache(maxsize=None)
+def _suit_waits(counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The ranks (0–8) whose tile would leave this suit readable, each with the readings mask."""
     out = []
     for rank in range(9):
         if counts[rank] < 4 and any(counts[max(0, rank - 2):rank + 3]):
-            grown = counts[:rank] + (counts[rank] + 1,) + counts[rank + 1:]
-            readings = _suit_readings(grown)
-            if readings:
-                out.append((rank, readings))
+            mask = _suit_shape(counts[:rank] + (counts[rank] + 1,) + counts[rank + 1:])[0]
+            if mask:
+                out.append((rank, mask))
     return tuple(out)
-
-
-def _join(a: Iterable[tuple[int, bool]], b: Iterable[tuple[int, bool]]) -> set[tuple[int, bool]]:
-    """Readings of two parts together, keeping those with at most one pair."""
-    return {(p1 + p2, s1 or s2) for p1, s1 in a for p2, s2 in b if p1 + p2 <= 1}
 
 
 def _suits(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -84,8 +116,8 @@ def _suits(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 def _standard_readings(counts: tuple[int, ...]) -> set[bool]:
     """For sets + exactly one pair: the has-a-sequence flags of all readings (empty if none)."""
-    m, p, s = (_suit_readings(suit) for suit in _suits(counts))
-    return {seq for pairs, seq in _join(_join(m, p), s) if pairs == 1}
+    m, p, s = (_suit_shape(suit)[0] for suit in _suits(counts))
+    return {seq for _, seq in _bits(_JOIN[16 * _JOIN[16 * m + p] + s] & ONE_PAIR)}
 
 
 def _standard_pattern(has_sequence: bool, one_suit: bool) -> str:
@@ -147,11 +179,10 @@ def is_complete(hand: Hand) -> bool:
     if hand.size != 14:
         return False
     counts = hand.concealed
-    _, m, m_odd = _suit_shape(counts[0:9])
-    _, p, p_odd = _suit_shape(counts[9:18])
-    _, s, s_odd = _suit_shape(counts[18:27])
-    # Sets everywhere and the one pair in exactly one suit (bit 2 there, bit 1 in the others).
-    if (m & 2 and p & 1 and s & 1) or (m & 1 and p & 2 and s & 1) or (m & 1 and p & 1 and s & 2):
+    m, m_odd = _suit_shape(counts[0:9])
+    p, p_odd = _suit_shape(counts[9:18])
+    s, s_odd = _suit_shape(counts[18:27])
+    if _JOIN[16 * _JOIN[16 * m + p] + s] & ONE_PAIR:
         return True
     return not hand.meld_kinds and not (m_odd or p_odd or s_odd)
 
@@ -192,19 +223,18 @@ def waits_of(hand: Hand, patterns: Mapping[str, int]) -> list[Wait]:
     counts = hand.concealed
     suits = _suits(counts)
     shapes = [_suit_shape(suit) for suit in suits]
+    masks = [mask for mask, _ in shapes]
     found: dict[int, set[str]] = {}
     held_suits = {i for i, suit in enumerate(suits) if any(suit)} | {k // 9 for k in hand.meld_kinds}
-    for i in range(3):
-        others = [shapes[j][0] for j in range(3) if j != i]
-        if not (others[0] and others[1]):
+    for i, (j, k) in enumerate(((1, 2), (0, 2), (0, 1))):
+        rest = _JOIN[16 * masks[j] + masks[k]]
+        if not rest:
             continue
-        rest = _join(*others)
         one_suit = held_suits <= {i}
-        for rank, readings in _suit_waits(suits[i]):
-            for seq in {seq for pairs, seq in _join(rest, readings) if pairs == 1}:
+        for rank, mask in _suit_waits(suits[i]):
+            for _, seq in _bits(_JOIN[16 * rest + mask] & ONE_PAIR):
                 found.setdefault(9 * i + rank, set()).add(_standard_pattern(seq, one_suit))
-    odd = sum(shape[2] for shape in shapes)
-    if not hand.meld_kinds and odd == 1:
+    if not hand.meld_kinds and sum(odd for _, odd in shapes) == 1:
         kind = next(k for k, c in enumerate(counts) if c % 2)
         dragon = counts[kind] == 3 or 4 in counts
         found.setdefault(kind, set()).add(_seven_pairs_pattern(dragon, len(held_suits) == 1))

@@ -5,13 +5,17 @@ thing in the same words. No arithmetic happens in templates; it happens here or 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .scoring import GROUP_ORDER, PATTERN_HANZI, PRESET_HANZI, Item, Problem, Settlement
+from .scoring import (
+    GROUP_ORDER, PATTERN_HANZI, PRESET_HANZI, Hand, Item, Problem, RuleSet, Settlement, Tile, best_reading,
+    waits_of,
+)
 
 GROUP_TITLES = {
     "hu": gettext_lazy("胡"),
@@ -90,6 +94,19 @@ class SeatRow:
     is_dealer: bool
     burned: bool
 
+    @property
+    def net_text(self) -> str:
+        return format_points(self.net)
+
+    @property
+    def money_text(self) -> str:
+        return format_signed_money(Decimal(self.money))
+
+    @property
+    def sign(self) -> str:
+        """plus, minus or zero: for colouring."""
+        return "plus" if self.net > 0 else "minus" if self.net < 0 else "zero"
+
 
 @dataclass(frozen=True)
 class SettlementView:
@@ -100,6 +117,7 @@ class SettlementView:
     next_dealer: str
     preset: str
     stake: str
+    preset_key: str = "guiyang"  # for links to the rules page of the preset in use
 
 
 def line_for(item: Item, names: list[str]) -> Line:
@@ -143,4 +161,105 @@ def present(settlement: Settlement) -> SettlementView:
         next_dealer=names[settlement.next_dealer],
         preset=PRESET_HANZI[record.rules.preset],
         stake=format_money(record.stake),
+        preset_key=record.rules.preset,
     )
+
+
+# -- Entry helpers: how a half-entered seat reads while the phone is still in the hand ---------
+
+SUIT_HANZI = {"m": "万", "p": "筒", "s": "条"}
+
+
+def format_points(points: int) -> str:
+    """Signed points as the table says them: +15, −2 (a true minus sign), 0."""
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"\u2212{-points}"
+    return "0"
+
+
+def format_signed_money(amount: Decimal) -> str:
+    """Money with its sign, like `format_points`: +16, −6.5, 0."""
+    text = format_money(amount)
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return text if text == "0" else f"+{text}"
+
+
+@dataclass(frozen=True)
+class TileChip:
+    """One tile as the page draws it: a big rank over a small, coloured suit."""
+
+    code: str  # notation, e.g. "5m"
+    rank: int
+    suit: str  # m, p or s
+
+    @property
+    def suit_hanzi(self) -> str:
+        return SUIT_HANZI[self.suit]
+
+    @property
+    def hanzi(self) -> str:
+        return f"{self.rank}{self.suit_hanzi}"
+
+    @property
+    def is_yaoji(self) -> bool:
+        return self.code == "1s"
+
+
+def tile_chips(tiles: Iterable[Tile]) -> list[TileChip]:
+    """Sorted chips for a list of tiles."""
+    return [TileChip(str(t), t.rank, t.suit) for t in sorted(tiles)]
+
+
+ALL_TILE_CHIPS = tile_chips(Tile(i) for i in range(27))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a seat's hand stands as entered: the badge, its pattern and its waits.
+
+    `status` is one of: empty, short, long (wrong tile count), won, not_winning (a winner whose
+    14 tiles are not complete), ready, not_ready, xiang_gong.
+    """
+
+    status: str
+    text: str
+    pattern: str = ""
+    value: int = 0
+    waits: tuple[TileChip, ...] = ()
+
+
+def hand_standing(
+    concealed: Sequence[Tile],
+    melds: Sequence[tuple[Tile, int]],
+    *,
+    winner: bool,
+    rules: RuleSet,
+    declared: str | None = None,
+    xiang_gong: bool = False,
+) -> Standing:
+    """A seat's 胡/有叫/没叫 as the engine will see it (R5–R8), for the live entry preview."""
+    hand = Hand.of(concealed, melds)
+    expected = 14 if winner else 13
+    if xiang_gong:
+        return Standing("xiang_gong", _("相公"))
+    if not concealed and not melds:
+        return Standing("empty", _("待输入"))
+    if hand.size < expected:
+        return Standing("short", _("还差 {n} 张").format(n=expected - hand.size))
+    if hand.size > expected:
+        return Standing("long", _("多了 {n} 张").format(n=hand.size - expected))
+    bonus = rules.declare[declared] if declared else 0
+    if winner:
+        reading = best_reading(hand, rules.patterns)
+        if reading is None:
+            return Standing("not_winning", _("没胡成"))
+        return Standing("won", _("胡了"), PATTERN_HANZI[reading.pattern], reading.value + bonus)
+    waits = waits_of(hand, rules.patterns)
+    if not waits:
+        return Standing("not_ready", _("没叫"))
+    best = max(waits, key=lambda w: w.value)
+    return Standing("ready", _("有叫"), PATTERN_HANZI[best.pattern], best.value + bonus,
+                    tuple(tile_chips(w.tile for w in waits)))

@@ -12,6 +12,7 @@ urlpatterns = [
     path("rules/", pages.rules, name="rules"),
     # One round, stateless: enter, preview, result (issue 3)
     path("round/", rounds.round_new, name="round_new"),
+    path("round/preview/", rounds.round_preview, name="round_preview"),
     # The JSON/PDF API (issue 3)
     path("api/settle", api.settle, name="api_settle"),
     path("api/receipt.pdf", api.receipt_pdf, name="api_receipt_pdf"),

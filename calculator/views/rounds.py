@@ -1,5 +1,32 @@
+"""One round, stateless: enter it, watch it live (htmx), see the result. Nothing is stored."""
 from django.shortcuts import render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..forms import RoundEntry
+from ..presentation import present
 
 
+def _players(params) -> int:
+    """3 or 4 players, from ?players= on the page or the form's hidden field."""
+    return 3 if params.get("players") == "3" else 4
+
+
+@require_http_methods(["GET", "POST"])
 def round_new(request):
-    return render(request, "calculator/round_new.html")
+    """GET: the entry page. POST: the result page, or the entry page again with every problem."""
+    if request.method == "GET":
+        entry = RoundEntry(players=_players(request.GET))
+        return render(request, "calculator/round_new.html", {"entry": entry})
+    entry = RoundEntry(request.POST, players=_players(request.POST))
+    if "edit" not in request.POST and entry.is_valid():
+        return render(request, "calculator/round_result.html",
+                      {"entry": entry, "result": present(entry.settlement)})
+    return render(request, "calculator/round_new.html", {"entry": entry})
+
+
+@require_POST
+def round_preview(request):
+    """htmx, on every change: each seat's count, standing and problems, and the settlement so far."""
+    entry = RoundEntry(request.POST, players=_players(request.POST), live=True)
+    result = present(entry.settlement) if entry.is_valid() else None
+    return render(request, "calculator/partials/_round_preview.html", {"entry": entry, "result": result})

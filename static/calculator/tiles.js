@@ -1,0 +1,216 @@
+/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p).
+ *
+ * The text input stays the real form field, so the page works without this script. The script
+ * shows the tiles as chips (tap a chip to take it out), keeps a live count such as 13/13 (14 for
+ * a winner, a kong counting three) and opens a 27-key keyboard at the bottom of the screen.
+ * Every change fires an `input` event, which is what makes htmx ask the server for the preview.
+ */
+(function () {
+  "use strict";
+
+  var SUITS = "mps";
+  var SUIT_HANZI = { m: "万", p: "筒", s: "条" };
+  var ALIASES = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s", M: "m", P: "p", S: "s" };
+
+  var keyboard = null;  // the keyboard element
+  var active = null;    // the input the keyboard writes to
+  var added = {};       // input id -> tiles added by key, for ⌫
+
+  /* "123m55p" -> ["1m", "2m", "3m", "5p", "5p"]; null when the text is not notation (R2). */
+  function parse(text) {
+    var tiles = [], ranks = [];
+    for (var ch of text) {
+      ch = ALIASES[ch] || ch;
+      if (/[\s,，]/.test(ch)) continue;
+      if (/[1-9]/.test(ch)) ranks.push(ch);
+      else if (SUITS.indexOf(ch) >= 0 && ranks.length) {
+        ranks.forEach(function (rank) { tiles.push(rank + ch); });
+        ranks = [];
+      } else return null;
+    }
+    return ranks.length ? null : tiles;
+  }
+
+  function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
+
+  function sorted(tiles) { return tiles.slice().sort(function (a, b) { return order(a) - order(b); }); }
+
+  /* ["5p", "1m", "5p"] -> "1m55p", the form scoring reads. */
+  function format(tiles) {
+    var out = "";
+    for (var suit of SUITS) {
+      var ranks = sorted(tiles).filter(function (t) { return t[1] === suit; }).map(function (t) { return t[0]; });
+      if (ranks.length) out += ranks.join("") + suit;
+    }
+    return out;
+  }
+
+  /* The same markup as templates/calculator/partials/_tile_chips.html. */
+  function chip(code) {
+    var yaoji = code === "1s" ? " tile-yaoji" : "";
+    return '<span class="tile tile-' + code[1] + yaoji + '" data-tile="' + code + '" title="' + code[0] + SUIT_HANZI[code[1]] +
+      '"><b>' + code[0] + "</b><i>" + SUIT_HANZI[code[1]] + "</i></span>";
+  }
+
+  function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }
+
+  /* For a hand: tiles counted as R5 does (a kong stands for three) and what it should come to. */
+  function countOf(input, tiles) {
+    var card = input.closest("[data-seat-card]");
+    var form = input.closest("form");
+    var melds = card.querySelectorAll("select.meld-kind");
+    var meldCount = Array.prototype.filter.call(melds, function (s) { return s.value; }).length;
+    var seat = card.getAttribute("data-seat-card");
+    var draw = form.querySelector('input[value="draw"]:checked');
+    var winner = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
+    return { have: tiles.length + 3 * meldCount, want: winner && !draw ? 14 : 13 };
+  }
+
+  /* Redraw an input's chips, its count and (when it is the keyboard's) the keyboard's state. */
+  function render(input) {
+    var tiles = parse(input.value);
+    var box = boxOf(input);
+    if (!box || tiles === null) return;
+    box.querySelector(".tile-chips").innerHTML = sorted(tiles).map(chip).join("");
+    box.classList.toggle("is-empty", tiles.length === 0);
+    box.classList.toggle("is-active", input === active);
+    var text = null;
+    var counter = document.querySelector('[data-count-for="' + input.id + '"]');
+    if (counter) {
+      var count = countOf(input, tiles);
+      text = count.have + "/" + count.want;
+      counter.textContent = text;
+      counter.classList.toggle("ok", count.have === count.want);
+      counter.classList.toggle("off", count.have !== count.want);
+    }
+    if (input === active) {
+      keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
+      keyboard.querySelectorAll("[data-key]").forEach(function (key) {
+        var code = key.getAttribute("data-key");
+        key.disabled = tiles.filter(function (t) { return t === code; }).length >= 4;
+      });
+    }
+  }
+
+  function renderAll() {
+    document.querySelectorAll("[data-round-form] input.tile-notation").forEach(render);
+    revealMelds();
+  }
+
+  function setTiles(input, tiles) {
+    input.value = format(tiles);
+    render(input);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function open(input) {
+    if (active && active !== input) close();
+    active = input;
+    var box = boxOf(input);
+    keyboard.querySelector("[data-kb-label]").textContent = box.getAttribute("data-label");
+    keyboard.hidden = false;
+    document.body.classList.add("kb-open");
+    render(input);
+    var top = box.getBoundingClientRect().top;
+    window.scrollTo({ top: window.scrollY + top - 72, behavior: "smooth" });
+  }
+
+  function close() {
+    if (!active) return;
+    var box = boxOf(active);
+    if (box) box.classList.remove("is-active");
+    active = null;
+    keyboard.hidden = true;
+    document.body.classList.remove("kb-open");
+  }
+
+  function press(code) {
+    var tiles = parse(active.value) || [];
+    if (tiles.filter(function (t) { return t === code; }).length >= 4) return;
+    (added[active.id] = added[active.id] || []).push(code);
+    setTiles(active, tiles.concat([code]));
+  }
+
+  function backspace() {
+    var tiles = sorted(parse(active.value) || []);
+    if (!tiles.length) return;
+    var stack = added[active.id] || [];
+    var code = stack.length ? stack.pop() : tiles[tiles.length - 1];
+    var at = tiles.lastIndexOf(code);
+    tiles.splice(at < 0 ? tiles.length - 1 : at, 1);
+    setTiles(active, tiles);
+  }
+
+  function removeChip(input, code) {
+    var tiles = parse(input.value) || [];
+    var at = tiles.indexOf(code);
+    if (at >= 0) tiles.splice(at, 1);
+    setTiles(input, tiles);
+  }
+
+  /* Meld rows: show the filled ones and one empty one (all four show without this script). */
+  function revealMelds() {
+    document.querySelectorAll("[data-round-form] .meld-rows").forEach(function (rows) {
+      var emptyShown = false;
+      rows.querySelectorAll("[data-meld-row]").forEach(function (row) {
+        var used = Array.prototype.some.call(row.querySelectorAll("select"), function (s) { return s.value; });
+        row.hidden = !used && emptyShown;
+        if (!used) emptyShown = true;
+      });
+    });
+  }
+
+  /* A seat's new name shows at once wherever the seat is offered as a choice (seat options are
+   * the only ones whose value is a bare number). */
+  function rename(input) {
+    var seat = input.getAttribute("data-seat-name");
+    var name = input.value.trim() || input.placeholder;
+    var form = input.closest("form");
+    form.querySelectorAll('[data-seat-label="' + seat + '"], select option[value="' + seat + '"]').forEach(function (el) {
+      el.textContent = name;
+    });
+  }
+
+  function init() {
+    keyboard = document.querySelector("[data-tile-keyboard]");
+    if (!keyboard) return;
+    document.documentElement.classList.add("js-tiles");
+
+    document.addEventListener("click", function (event) {
+      var key = event.target.closest("[data-key]");
+      if (key && active) { press(key.getAttribute("data-key")); return; }
+      if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
+      if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
+      if (event.target.closest("[data-kb-done]")) { close(); return; }
+      var box = event.target.closest("[data-tile-box]");
+      if (box) {
+        var input = document.getElementById(box.getAttribute("data-for"));
+        var tile = event.target.closest(".tile");
+        if (active !== input) open(input);
+        if (tile) removeChip(input, tile.getAttribute("data-tile"));
+      }
+    });
+    document.addEventListener("keydown", function (event) {
+      var box = event.target.closest && event.target.closest("[data-tile-box]");
+      if (box && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        open(document.getElementById(box.getAttribute("data-for")));
+      } else if (event.key === "Escape") close();
+    });
+    document.addEventListener("focusin", function (event) {
+      if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box]")) close();
+    });
+    document.addEventListener("input", function (event) {
+      var target = event.target;
+      if (!target.closest || !target.closest("[data-round-form]")) return;
+      if (target.matches("[data-seat-name]")) rename(target);
+      if (target.matches("input.tile-notation")) render(target);
+      else renderAll();  // a meld, a winner or the ending changes what each hand should count
+    });
+    document.body.addEventListener("htmx:oobAfterSwap", renderAll);
+    renderAll();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,7 +1,7 @@
 /* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p).
  *
  * The text input stays the real form field, so the page works without this script. The script
- * shows the tiles as chips (tap a chip to take it out), keeps a live count such as 13/13 (14 for
+ * shows the tiles as chips (tap a hand to open the keyboard; then tap a chip to take it out), keeps a live count such as 13/13 (14 for
  * a winner, a kong counting three) and opens a 27-key keyboard at the bottom of the screen.
  * Every change fires an `input` event, which is what makes htmx ask the server for the preview.
  */
@@ -112,7 +112,7 @@
     document.body.classList.add("kb-open");
     render(input);
     var top = box.getBoundingClientRect().top;
-    window.scrollTo({ top: window.scrollY + top - 72, behavior: "smooth" });
+    window.scrollTo(0, window.scrollY + top - 72);
   }
 
   function close() {
@@ -186,8 +186,8 @@
       if (box) {
         var input = document.getElementById(box.getAttribute("data-for"));
         var tile = event.target.closest(".tile");
-        if (active !== input) open(input);
-        if (tile) removeChip(input, tile.getAttribute("data-tile"));
+        if (active !== input) open(input);  // the first tap opens the keyboard, never removes
+        else if (tile) removeChip(input, tile.getAttribute("data-tile"));
       }
     });
     document.addEventListener("keydown", function (event) {

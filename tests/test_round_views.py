@@ -1,0 +1,176 @@
+"""The one-round pages: entry, htmx preview, result, rules and home, through Django's test client."""
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
+
+ROUND_URL = reverse("calculator:round_new")
+PREVIEW_URL = reverse("calculator:round_preview")
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def seat_card(html: str, seat: int) -> str:
+    """The markup of one seat's card on the entry page."""
+    start = html.index(f'data-seat-card="{seat}"')
+    end = html.find("data-seat-card=", start + 20)
+    return html[start:end if end > 0 else None]
+
+
+def nets_on_page(html: str) -> list[str]:
+    return re.findall(r'class="net-points" data-net>([^<]+)<', html)
+
+
+def test_entry_page_is_a_plain_form_that_htmx_enhances(client):
+    response = client.get(ROUND_URL)
+
+    html = text(response)
+    assert response.status_code == 200
+    assert re.search(rf'<form method="post" action="{ROUND_URL}"', html)
+    assert f'hx-post="{PREVIEW_URL}"' in html and 'hx-swap="none"' in html
+    assert "django_htmx/htmx-2.min.js" in html and "//unpkg" not in html and "cdn" not in html.lower()
+    assert html.count("data-seat-card=") == 4
+    assert html.count('class="tile tile-key') == 27
+    assert 'name="seat0-concealed"' in html and 'name="seat0-melds-TOTAL_FORMS"' in html
+    assert 'type="submit"' in html
+    assert 'name="language"' in html  # the language switch
+
+
+def test_three_player_entry_page(client):
+    html = text(client.get(ROUND_URL, {"players": "3"}))
+
+    assert html.count("data-seat-card=") == 3
+    assert 'name="players" value="3"' in html
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_posting_a_worked_example_shows_its_result(client, name):
+    record = load_example(name)
+
+    response = client.post(ROUND_URL, record_to_post_data(record))
+
+    assert response.status_code == 200
+    assert "calculator/round_result.html" in [t.name for t in response.templates]
+    signed = [f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0" for n in expected(name)["net"]]
+    assert nets_on_page(text(response)) == signed
+
+
+def test_the_e1_result_reads_as_sentences_with_rule_links_and_the_matrix(client):
+    html = text(client.post(ROUND_URL, record_to_post_data(load_example("E1"))))
+
+    assert nets_on_page(html) == ["+15", "−2", "−7", "−6"]
+    assert "西 付 东 1 番：平胡 1" in html
+    assert "南 付 东 2 番：闷豆 9筒" in html
+    assert 'href="/rules/?preset=guiyang#R16"' in html
+    assert "下一局 东 坐庄" in html
+    for title in ("胡", "豆", "鸡"):
+        assert f'<span class="group-title">{title}</span>' in html
+    assert 'class="table table-sm matrix' in html
+    assert "+15 元" in html
+
+
+def test_money_follows_the_stake(client):
+    html = text(client.post(ROUND_URL, record_to_post_data(load_example("E8"))))
+
+    assert re.findall(r'class="net-money">([^<]+)<', html) == ["−6.5 元", "−9.5 元", "+16 元"]
+
+
+@pytest.mark.django_db
+def test_a_broken_round_comes_back_with_the_problem_next_to_the_seat_and_saves_nothing(
+        client, django_assert_num_queries):
+    record = load_example("E1")
+    record["seats"][1]["concealed"] = "123m456p678p22s5s"
+
+    with django_assert_num_queries(0):
+        response = client.post(ROUND_URL, record_to_post_data(record))
+
+    html = text(response)
+    assert response.status_code == 200
+    assert "calculator/round_new.html" in [t.name for t in response.templates]
+    assert "南 有 12 张牌，应该是 13 张" in seat_card(html, 1)
+    assert "应该是" not in seat_card(html, 0)
+    assert 'value="123m456678p225s"' not in html  # the entered text comes back as typed
+    assert 'value="123m456p678p22s5s"' in html
+    assert nets_on_page(html) == []
+
+
+def test_htmx_preview_returns_only_the_out_of_band_partials(client):
+    response = client.post(PREVIEW_URL, record_to_post_data(load_example("E1")), HTTP_HX_REQUEST="true")
+
+    html = text(response)
+    assert response.status_code == 200
+    assert "<html" not in html and "<form" not in html
+    assert [t.name for t in response.templates][0] == "calculator/partials/_round_preview.html"
+    for dom_id in ("entry-seat0-preview", "entry-seat3-preview", "entry-outcome-problems", "entry-net-bar",
+                   "entry-settlement-preview"):
+        assert re.search(rf'id="{dom_id}"[^>]*hx-swap-oob="true"', html), dom_id
+    assert re.findall(r"<b data-net>([^<]+)</b>", html) == ["+15", "−2", "−7", "−6"]
+    assert "14/14" in html and "胡了" in html
+
+
+def test_htmx_preview_of_a_half_entered_round_shows_counts_not_scolding(client):
+    data = record_to_post_data(load_example("E1"))
+    for seat in (1, 2, 3):
+        data[f"seat{seat}-concealed"] = ""
+    data["seat0-concealed"] = "234m567m"
+
+    html = text(client.post(PREVIEW_URL, data, HTTP_HX_REQUEST="true"))
+
+    assert "9/14" in html and "还差 5 张" in html
+    assert "0/13" in html and "待输入" in html
+    assert "应该是 13 张" not in html
+
+
+def test_the_preview_shows_problems_in_their_slots(client):
+    record = load_example("E3")
+    record["outcome"]["hot_kong"] = "6p"
+
+    html = text(client.post(PREVIEW_URL, record_to_post_data(record), HTTP_HX_REQUEST="true"))
+
+    slot = re.search(r'<div id="entry-outcome-problems"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert "北：热炮：点炮者没有 6筒 的杠。" in slot
+
+
+def test_without_javascript_edit_carries_the_round_back_to_the_form(client):
+    data = record_to_post_data(load_example("E1"))
+    result = text(client.post(ROUND_URL, data))
+    assert 'name="edit"' in result and 'type="hidden" name="seat2-concealed"' in result
+
+    data["edit"] = "1"
+    response = client.post(ROUND_URL, data)
+
+    html = text(response)
+    assert "calculator/round_new.html" in [t.name for t in response.templates]
+    assert 'value="234m567m345s11s"' in html
+    assert "问题" not in html and 'class="problem"' not in html
+
+
+def test_only_get_and_post(client):
+    assert client.put(ROUND_URL).status_code == 405
+    assert client.get(PREVIEW_URL).status_code == 405
+
+
+def test_rules_page_shows_the_preset_in_chinese_with_an_anchor_per_rule(client):
+    html = text(client.get(reverse("calculator:rules"), {"preset": "anshun"}))
+
+    assert "安顺捉鸡规则" in html
+    assert 'id="R16"' in html and 'id="R43"' in html
+    assert "自摸时其余每家付 2V（翻倍）" in html
+    assert "转弯豆（爬坡豆，碰了以后自己摸到第四张）其余每家付 1 番" in html
+    assert "摇摆鸡" in html
+
+
+def test_rules_page_falls_back_to_guiyang(client):
+    html = text(client.get(reverse("calculator:rules"), {"preset": "nowhere"}))
+
+    assert "贵阳捉鸡规则" in html and "自摸时其余每家付 V + 1 番" in html
+
+
+def test_home_page_has_the_big_button(client):
+    html = text(client.get(reverse("calculator:home")))
+
+    assert re.search(rf'href="{ROUND_URL}">算一局</a>', html)

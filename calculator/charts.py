@@ -12,14 +12,21 @@ from html import escape
 
 # Okabe–Ito colours: told apart by colour-blind players too, readable on white.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
-WIDTH, HEIGHT = 360, 230
-LEFT, RIGHT, TOP, BOTTOM = 40, 12, 34, 26
+WIDTH = 360
+PLOT_HEIGHT = 170
+LEFT, RIGHT, BOTTOM = 40, 12, 26
+LEGEND_ROW = 18
 
 
 @dataclass(frozen=True)
 class Series:
     name: str
     values: list[int]  # the running total before round 1 (0), then after each round
+
+
+def signed(value: int) -> str:
+    """+15, −2 (a true minus sign, as the rest of the app writes it), 0."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
 def colour(seat: int) -> str:
@@ -52,52 +59,60 @@ def running_totals_svg(series: list[Series], *, title: str = "", x_label: str = 
     lo, hi = step * math.floor(lo / step), step * math.ceil(hi / step)
     if lo == hi:
         lo, hi = -step, step
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    columns = _legend_columns(len(series))
+    top = 8 + LEGEND_ROW * math.ceil(len(series) / columns) + 6
+    height = top + PLOT_HEIGHT + BOTTOM
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, PLOT_HEIGHT
 
     def x(i: int) -> float:
         return LEFT + (plot_w * i / rounds if rounds else 0)
 
     def y(v: float) -> float:
-        return TOP + plot_h * (hi - v) / (hi - lo)
+        return top + plot_h * (hi - v) / (hi - lo)
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="running-chart" '
-        f'role="img" aria-label="{escape(title)}" font-family="inherit" font-size="11">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" class="running-chart" '
+        f'role="img" aria-label="{escape(title)}" font-size="12">',
         f"<title>{escape(title)}</title>" if title else "",
-        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa" stroke="#ddd"/>',
+        f'<rect x="{LEFT}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fafafa" stroke="#ddd"/>',
     ]
     for v in range(lo, hi + 1, step):
         weight = 'stroke="#888" stroke-width="1"' if v == 0 else 'stroke="#e4e4e4" stroke-width="0.8"'
         out.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" {weight}/>')
-        out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555">{v:+d}</text>'
-                   if v else f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555">0</text>')
+        out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555">{signed(v)}</text>')
     if rounds:
         for i in _x_ticks(rounds):
-            out.append(f'<text x="{x(i):.1f}" y="{TOP + plot_h + 14}" text-anchor="middle" fill="#555">{i}</text>')
+            out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 15}" text-anchor="middle" fill="#555">{i}</text>')
         if x_label:
-            out.append(f'<text x="{LEFT + plot_w}" y="{HEIGHT - 1}" text-anchor="end" fill="#777" '
-                       f'font-size="10">{escape(x_label)}</text>')
+            out.append(f'<text x="{LEFT + plot_w}" y="{height - 1}" text-anchor="end" fill="#777" '
+                       f'font-size="11">{escape(x_label)}</text>')
     elif empty_text:
-        out.append(f'<text x="{LEFT + plot_w / 2}" y="{TOP + plot_h / 2}" text-anchor="middle" '
-                   f'fill="#777" font-size="13">{escape(empty_text)}</text>')
-    out.append(_legend(series))
+        out.append(f'<text x="{LEFT + plot_w / 2}" y="{top + plot_h / 2}" text-anchor="middle" '
+                   f'fill="#777" font-size="14">{escape(empty_text)}</text>')
+    out.append(_legend(series, columns))
     for seat, s in enumerate(series):
         out.append(_line(s, colour(seat), x, y, rounds))
     out.append("</svg>")
     return "".join(part for part in out if part)
 
 
-def _legend(series: list[Series]) -> str:
-    """One row above the plot: a colour swatch, the name and the current total per player."""
-    slot = (WIDTH - LEFT) / max(len(series), 1)
+def _legend_columns(players: int) -> int:
+    """Four players in two rows of two, so that long names and totals never collide."""
+    return 2 if players == 4 else max(min(players, 3), 1)
+
+
+def _legend(series: list[Series], columns: int) -> str:
+    """Above the plot: a colour swatch, the name and the current total per player."""
+    slot = (WIDTH - 8) / columns
     parts = ['<g class="legend">']
     for seat, s in enumerate(series):
-        left = LEFT + seat * slot
+        left = 8 + (seat % columns) * slot
+        baseline = 8 + LEGEND_ROW * (seat // columns) + 13
         total = s.values[-1] if s.values else 0
         parts.append(
-            f'<rect x="{left:.1f}" y="9" width="14" height="5" rx="1" fill="{colour(seat)}"/>'
-            f'<text x="{left + 18:.1f}" y="16" fill="#222" font-size="12">{escape(s.name[:6])} '
-            f'<tspan font-weight="bold">{total:+d}</tspan></text>'
+            f'<rect x="{left:.1f}" y="{baseline - 7}" width="16" height="6" rx="1.5" fill="{colour(seat)}"/>'
+            f'<text x="{left + 21:.1f}" y="{baseline}" fill="#222" font-size="13">{escape(s.name[:8])} '
+            f'<tspan font-weight="bold">{signed(total)}</tspan></text>'
         )
     parts.append("</g>")
     return "".join(parts)

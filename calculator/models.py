@@ -41,7 +41,10 @@ class Evening(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{timezone.localtime(self.created_at):%Y-%m-%d %H:%M}"
+        if self.title:
+            return self.title
+        when = timezone.localtime(self.created_at)
+        return f"{when.month}月{when.day}日 {when:%H:%M}"
 
 
 class Player(models.Model):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money
+from .presentation import format_money, format_points, format_signed_money, present
 from .scoring import PATTERN_HANZI, PRESET_HANZI, Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .settle_up import minimum_transfers
 
@@ -31,6 +31,11 @@ def evening_for_editing(*, token: str) -> Evening:
 def evening_for_reading(*, read_token: str) -> Evening:
     """The evening at its read-only address; raises Evening.DoesNotExist."""
     return Evening.objects.prefetch_related("players").get(read_token=read_token)
+
+
+def evening_stake(*, evening: Evening) -> Decimal:
+    """The stake without the database's trailing zeros: 0.5, not 0.5000."""
+    return Decimal(format_money(Decimal(evening.stake)))
 
 
 def evening_names(*, evening: Evening) -> list[str]:
@@ -49,13 +54,30 @@ def round_get(*, evening: Evening, number: int) -> Round:
 # -- totals ------------------------------------------------------------------------------------
 
 
+def sign(points: int) -> str:
+    """plus, minus or zero: the CSS class that colours a number."""
+    return "plus" if points > 0 else "minus" if points < 0 else "zero"
+
+
 @dataclass(frozen=True)
 class PlayerTotal:
     seat: int
     name: str
     points: int
-    money: str
+    money: str  # exact, plain: -107.5
     colour: str
+
+    @property
+    def points_text(self) -> str:
+        return format_points(self.points)
+
+    @property
+    def money_text(self) -> str:
+        return format_signed_money(Decimal(self.money))
+
+    @property
+    def sign(self) -> str:
+        return sign(self.points)
 
 
 def _money(points: int, stake: Decimal) -> str:
@@ -103,6 +125,13 @@ def evening_chart_svg(*, evening: Evening) -> str:
         x_label=_("局"),
         empty_text=_("还没有记局"),
     )
+
+
+def next_round_number(*, evening: Evening) -> int:
+    """The number the next round will get: one past the highest (numbers are never reused
+    while a higher round exists; `services.round_record` does the same under a lock)."""
+    last = evening_rounds_queryset(evening=evening).last()
+    return last.number + 1 if last else 1
 
 
 def next_dealer(*, evening: Evening) -> int:
@@ -166,6 +195,14 @@ class SeatNet:
     points: int
     colour: str
 
+    @property
+    def text(self) -> str:
+        return format_points(self.points)
+
+    @property
+    def sign(self) -> str:
+        return sign(self.points)
+
 
 @dataclass(frozen=True)
 class RoundRow:
@@ -217,6 +254,19 @@ def stored_settlement(round_: Round) -> Settlement:
     items = tuple(Item(**item) for item in stored["items"])
     burned = frozenset(h["seat"] for h in stored["hands"] if h.get("burned"))
     return Settlement(record, analyse(record), items, stored["next_dealer"], burned)
+
+
+@dataclass(frozen=True)
+class ReportRound:
+    row: RoundRow
+    view: Any  # presentation.SettlementView
+
+
+def evening_report_rounds(*, evening: Evening) -> list[ReportRound]:
+    """Every round in order with its items, for the evening report."""
+    names = evening_names(evening=evening)
+    return [ReportRound(round_row(r, names), present(stored_settlement(r)))
+            for r in evening_rounds_queryset(evening=evening)]
 
 
 # -- rules in plain words ----------------------------------------------------------------------
@@ -304,6 +354,7 @@ class EveningBoard:
     rounds: list[RoundRow]
     chart_svg: str
     next_dealer: str
+    next_number: int
     stake: str
     rules_headline: str
     rules_words: list[tuple[str, str]]
@@ -318,6 +369,7 @@ def evening_board(*, evening: Evening) -> EveningBoard:
         rounds=evening_round_rows(evening=evening),
         chart_svg=evening_chart_svg(evening=evening),
         next_dealer=names[next_dealer(evening=evening)],
+        next_number=next_round_number(evening=evening),
         stake=format_money(Decimal(evening.stake)),
         rules_headline=rules_headline(evening.rules),
         rules_words=rules_in_words(evening.rules),
@@ -337,6 +389,17 @@ class NetChange:
     total_after: int
     money_before: str
     money_after: str
+
+    @property
+    def texts(self) -> dict[str, str]:
+        return {"before": format_points(self.before), "after": format_points(self.after),
+                "total_before": format_points(self.total_before), "total_after": format_points(self.total_after),
+                "money_before": format_signed_money(Decimal(self.money_before)),
+                "money_after": format_signed_money(Decimal(self.money_after))}
+
+    @property
+    def after_sign(self) -> str:
+        return sign(self.after)
 
 
 def round_correction_preview(*, round_: Round, after_net: list[int]) -> list[NetChange]:
@@ -399,6 +462,25 @@ KIND_TITLES = {
 
 
 @dataclass(frozen=True)
+class HistoryNet:
+    name: str
+    before: int | None
+    after: int | None
+
+    @property
+    def changed(self) -> bool:
+        return self.before is not None and self.after is not None and self.before != self.after
+
+    @property
+    def before_text(self) -> str:
+        return "" if self.before is None else format_points(self.before)
+
+    @property
+    def after_text(self) -> str:
+        return "" if self.after is None else format_points(self.after)
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     kind: str
     title: str
@@ -407,7 +489,7 @@ class HistoryRow:
     by: str
     before: str  # the round's one-line summary before the change ("" when it did not exist)
     after: str
-    nets: list[tuple[str, int | None, int | None]]  # (name, before, after)
+    nets: list[HistoryNet]
 
 
 def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
@@ -431,6 +513,6 @@ def evening_history(*, evening: Evening) -> list[HistoryRow]:
             by=change.by,
             before=_snapshot_summary(change.before, names),
             after=_snapshot_summary(change.after, names),
-            nets=list(zip(names, before, after)),
+            nets=[HistoryNet(*row) for row in zip(names, before, after)],
         ))
     return rows

@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from .models import Change, Evening, PaidTransfer, Player, Round
+from .presentation import format_money
 from .scoring import RecordInvalid, Settlement, rules_for, ruleset_from_dict, settle_record
 from .scoring.problems import gettext_noop as _noop
 from .scoring.problems import problem
@@ -110,7 +111,7 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     data = dict(record)
     data["preset"] = rules["preset"]
     data["options"] = {k: v for k, v in rules.items() if k != "preset"}
-    data["stake"] = str(evening.stake)
+    data["stake"] = format_money(Decimal(evening.stake))  # 0.5, not the column's 0.5000
     data["seats"] = [{**(s if isinstance(s, Mapping) else {}), "name": n} for s, n in zip(seats, names)]
     return data
 

@@ -124,7 +124,7 @@ def test_the_history_lists_every_change_newest_first():
     ]
     corrected = rows[1]
     assert corrected.by == "老王"
-    assert corrected.nets[0] == ("老王", -29, 14)
+    assert (corrected.nets[0].name, corrected.nets[0].before, corrected.nets[0].after) == ("老王", -29, 14)
     assert "自摸" in corrected.before and "热炮" in corrected.after
 
 

@@ -61,13 +61,13 @@ def test_an_evening_that_cannot_be_played_is_refused(kwargs, code):
 
 
 def test_a_recorded_round_stores_record_settlement_rules_and_net():
-    evening = make_evening(stake="2")
+    evening = Evening.objects.get(pk=make_evening(stake="2").pk)  # the stake as the database gives it
     round_ = services.round_record(evening=evening, record=example_record("E1"))
     assert round_.number == 1
     assert round_.net == expected_net("E1")
     assert round_.settlement["net"] == expected_net("E1")
     assert round_.settlement["money"] == ["30", "-4", "-14", "-12"]  # the evening's stake, not the record's
-    assert round_.rules == evening.rules
+    assert round_.rules == evening.rules and round_.record["stake"] == "2"
     assert [s["name"] for s in round_.record["seats"]] == NAMES  # the evening's names
     assert round_.next_dealer == 0 and round_.dealer == 0 and round_.version == 1
 

@@ -1,0 +1,123 @@
+"""Forms of the evening ledger: opening an evening, the paid mark, confirming a change.
+
+Input shape only. The rules are checked by `scoring.rules_for` and the evening itself by
+`services.evening_create`; these forms map what they find to words on the right field.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from .scoring import PRESET_HANZI, rules_for
+from .scoring.record import MAX_NAME, SEAT_NAMES
+
+AS_PRESET = ""  # "keep what the region's preset says"
+
+OPTION_CHOICES: dict[str, list[tuple[str, Any]]] = {
+    "self_draw": [
+        (AS_PRESET, _("按地方规则")),
+        ("plus_one", _("每家付 牌型+1（贵阳、兴义）")),
+        ("double", _("每家付 牌型×2（安顺）")),
+    ],
+    "turned_chicken": [
+        (AS_PRESET, _("按地方规则")),
+        ("next", _("翻牌的下一张是鸡（贵阳、兴义）")),
+        ("swing", _("摇摆鸡：上下各一张（安顺）")),
+        ("none", _("不要翻牌鸡")),
+    ],
+    "chicken_discards": [
+        (AS_PRESET, _("按地方规则")),
+        ("all", _("满堂鸡：打出去的鸡也算（贵阳）")),
+        ("yaoji", _("只算打出去的幺鸡（兴义）")),
+        ("none", _("打出去的不算（安顺）")),
+    ],
+    "chicken_collectors": [
+        (AS_PRESET, _("按地方规则")),
+        ("ready", _("有叫的才收鸡")),
+        ("all", _("不管有没有叫都收鸡")),
+        ("ready_or_pay", _("包鸡：没叫的反赔自己的鸡")),
+    ],
+}
+
+
+class EveningForm(forms.Form):
+    """开一晚: who sits where, the stake, the rules, the first dealer."""
+
+    title = forms.CharField(label=_("这一晚叫什么"), required=False, max_length=60,
+                            help_text=_("可以不填，默认用日期。"))
+    player_0 = forms.CharField(label=_("第一位（东）"), max_length=MAX_NAME)
+    player_1 = forms.CharField(label=_("第二位（南）"), max_length=MAX_NAME)
+    player_2 = forms.CharField(label=_("第三位（西）"), max_length=MAX_NAME)
+    player_3 = forms.CharField(label=_("第四位（北）"), max_length=MAX_NAME, required=False,
+                               help_text=_("三个人打就空着。"))
+    stake = forms.DecimalField(label=_("底注：一番多少钱"), initial=Decimal("1"), min_value=Decimal("0.0001"),
+                               max_value=Decimal("1000000"), max_digits=11, decimal_places=4,
+                               widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
+    preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
+                               choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
+    jian_dou_san = forms.BooleanField(label=_("见豆三：每个豆都算 3"), required=False)
+    self_draw = forms.ChoiceField(label=_("自摸"), required=False, choices=OPTION_CHOICES["self_draw"])
+    turned_chicken = forms.ChoiceField(label=_("翻牌鸡"), required=False, choices=OPTION_CHOICES["turned_chicken"])
+    chicken_discards = forms.ChoiceField(label=_("打出去的鸡"), required=False,
+                                         choices=OPTION_CHOICES["chicken_discards"])
+    chicken_collectors = forms.ChoiceField(label=_("谁收鸡"), required=False,
+                                           choices=OPTION_CHOICES["chicken_collectors"])
+    first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
+                                          choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
+                                                   for s in range(4)])
+
+    NAME_FIELDS = ("player_0", "player_1", "player_2", "player_3")
+    OPTION_FIELDS = ("self_draw", "turned_chicken", "chicken_discards", "chicken_collectors")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = [" ".join((data.get(f) or "").split()) for f in self.NAME_FIELDS]
+        if not names[3]:
+            names = names[:3]
+        seen: dict[str, str] = {}
+        for field, name in zip(self.NAME_FIELDS, names):
+            if name and name in seen:
+                self.add_error(field, _("和{other}重名了，换个叫法吧。").format(other=self.fields[seen[name]].label))
+            seen.setdefault(name, field)
+        dealer = data.get("first_dealer")
+        if dealer is not None and dealer >= len(names):
+            self.add_error("first_dealer", _("三个人打，没有第四位。"))
+        if data.get("preset"):
+            _rules, problems = rules_for(data["preset"], self.options())
+            for problem in problems:
+                self.add_error(None, problem.message)
+        data["names"] = names
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The rule options chosen on top of the preset."""
+        data = self.cleaned_data
+        options: dict[str, Any] = {name: data[name] for name in self.OPTION_FIELDS if data.get(name)}
+        if data.get("jian_dou_san"):
+            options["jian_dou_san"] = True
+        return options
+
+
+class PaidForm(forms.Form):
+    """已付 / 撤回: one transfer of the settle-up, by its seats and points."""
+
+    payer = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
+    payee = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
+    points = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    paid = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class VersionForm(forms.Form):
+    """The round's version the page was based on (optimistic concurrency)."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class CorrectionConfirmForm(VersionForm):
+    """确认修改: the corrected record, exactly as previewed, and the version it was based on."""
+
+    record = forms.JSONField(widget=forms.HiddenInput)

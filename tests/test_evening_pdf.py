@@ -1,0 +1,104 @@
+"""The evening report and a stored round's receipt as PDFs (WeasyPrint).
+
+pdftotext proves the words and amounts are there; pdffonts proves a CJK font is embedded
+(pdftotext extracts the right characters even from empty boxes). test-artifacts/ gets the PDF
+and a PNG of each page for a human to look at.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from calculator import selectors, services
+from tests.factories import GUIYANG_FOUR, NAMES, example_record, make_evening, record_rounds
+
+pytestmark = pytest.mark.django_db
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CJK_FONT = re.compile(r"WenQuanYi|Noto ?Sans ?CJK|NotoSansSC", re.IGNORECASE)
+
+
+def poppler(tool: str, pdf: Path, *args: str) -> str:
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} not found: run bin/setup (installs poppler-utils)")
+    command = [tool, *args, str(pdf)] + (["-"] if tool == "pdftotext" else [])
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def save(content: bytes, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    path.write_bytes(content)
+    return path
+
+
+@pytest.fixture
+def long_evening():
+    """30 rounds at stake 0.5, round 2 corrected, round 8 deleted, one transfer paid."""
+    evening = make_evening(stake="0.5", title="周五晚上")
+    rounds = record_rounds(evening, [GUIYANG_FOUR[i % 5] for i in range(30)])
+    services.round_correct(round=rounds[1], record=example_record("E3"), expected_version=1, by="老王")
+    services.round_delete(round=rounds[7], by="小李")
+    first = selectors.evening_settle_up(evening=evening).transfers[0]
+    services.transfer_mark_paid(evening=evening, payer=first.payer, payee=first.payee, points=first.points)
+    return evening
+
+
+def test_the_evening_report_names_every_player_and_amount(client, long_evening):
+    response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    path = save(response.content, "evening-report.pdf")
+
+    text = poppler("pdftotext", path, "-layout")  # one table row per line
+    flat = squeeze(text)
+    for total in selectors.evening_totals(evening=long_evening):
+        row = rf"{total.name}\s+{re.escape(total.points_text)}\s+{re.escape(total.money_text)}\b"
+        assert re.search(row, text), row
+    for t in selectors.evening_settle_up(evening=long_evening).transfers:
+        row = rf"{t.payer_name}\s*→\s*{t.payee_name}\s+{re.escape(t.money)}\s+{t.points}\s*番"
+        assert re.search(row, text), row
+    assert "第30局" in flat and "第8局" in flat  # the last round, and the deleted one in the history
+    assert "已付" in text and "改了" in text and "删了" in text
+    assert "见豆三" not in flat and "贵阳" in text  # the rules in force
+    assert re.search(r"第\s*1\s*页\s*/\s*共\s*\d+\s*页", text)  # page numbers
+
+
+def test_the_evening_report_embeds_a_chinese_font(client, long_evening):
+    response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
+    path = save(response.content, "evening-report.pdf")
+    fonts = poppler("pdffonts", path)
+    assert CJK_FONT.search(fonts), fonts
+    assert all(line.split()[-5] == "yes" for line in fonts.splitlines()[2:] if line.strip())  # embedded
+    if shutil.which("pdftoppm"):
+        subprocess.run(["pdftoppm", "-png", "-r", "70", str(path), str(ARTIFACTS / "evening-report")], check=True)
+
+
+def test_the_read_only_address_downloads_the_same_report(client, long_evening):
+    response = client.get(reverse("calculator:evening_follow_report_pdf", args=[long_evening.read_token]))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+
+
+def test_a_stored_rounds_receipt_shows_its_players_and_amounts(client):
+    evening = make_evening(stake="2")
+    record_rounds(evening, ["E1"])
+    response = client.get(reverse("calculator:evening_round_receipt_pdf", args=[evening.token, 1]))
+    assert response.status_code == 200
+    path = save(response.content, "evening-round-receipt.pdf")
+    flat = squeeze(poppler("pdftotext", path))
+    for name in NAMES:
+        assert name in flat
+    assert "+30" in flat and ("-14" in flat or "\u221214" in flat)  # 15 and −7 points at stake 2
+
+
+def test_an_unknown_address_has_no_report(client):
+    assert client.get(reverse("calculator:evening_report_pdf", args=["x" * 32])).status_code == 404

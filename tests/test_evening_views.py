@@ -1,0 +1,325 @@
+"""The evening pages: open an evening, record and correct rounds from the round form, settle up,
+read the history, share a read-only address. Every form is posted as a browser without
+JavaScript would post it; htmx requests get the partials."""
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from calculator import selectors, services
+from calculator.models import Change, Evening, PaidTransfer, Round
+from tests.factories import NAMES, example_record, expected_net, make_evening, record_rounds
+from tests.round_form_data import record_to_post_data
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, evening: Evening, *args) -> str:
+    return reverse(f"calculator:{name}", args=[evening.token, *args])
+
+
+def round_post(example: str, **extra) -> dict:
+    data = record_to_post_data(example_record(example))
+    data.update(extra)
+    return data
+
+
+# -- opening an evening ------------------------------------------------------------------------
+
+
+def evening_post(**changes) -> dict:
+    data = {"player_0": "老王", "player_1": "小李", "player_2": "阿珍", "player_3": "张哥",
+            "stake": "0.5", "preset": "guiyang", "first_dealer": "1", "title": ""}
+    data.update(changes)
+    return data
+
+
+def test_the_home_page_offers_to_open_an_evening(client):
+    response = client.get(reverse("calculator:home"))
+    assert reverse("calculator:evening_new") in response.content.decode()
+
+
+def test_opening_an_evening_redirects_to_its_own_address(client):
+    response = client.post(reverse("calculator:evening_new"), evening_post(jian_dou_san="on", self_draw="double"))
+    evening = Evening.objects.get()
+    assert response.status_code == 302 and response["Location"] == url("evening_detail", evening)
+    assert [p.name for p in evening.players.all()] == NAMES
+    assert evening.rules["jian_dou_san"] is True and evening.rules["self_draw"] == "double"
+    assert evening.first_dealer == 1 and str(evening.stake) == "0.5000"
+
+
+def test_a_three_player_evening_leaves_the_fourth_seat_empty(client):
+    client.post(reverse("calculator:evening_new"), evening_post(player_3="", first_dealer="0"))
+    assert Evening.objects.get().players.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"player_1": "老王"}, "重名"),
+        ({"player_2": ""}, "这个字段是必填项"),
+        ({"stake": "0"}, "stake"),
+        ({"player_3": "", "first_dealer": "3"}, "没有第四位"),
+    ],
+)
+def test_an_evening_that_cannot_be_played_is_shown_again_with_the_problem(client, changes, message):
+    response = client.post(reverse("calculator:evening_new"), evening_post(**changes))
+    assert response.status_code == 200 and Evening.objects.count() == 0
+    form = response.context["form"]
+    assert form.errors
+    if message != "stake":
+        assert message in response.content.decode()
+    else:
+        assert "stake" in form.errors
+
+
+# -- the evening page --------------------------------------------------------------------------
+
+
+def test_the_evening_page_shows_totals_chart_and_rounds_newest_first(client):
+    evening = make_evening(stake="2")
+    record_rounds(evening, ["E1", "E2"])
+    page = client.get(url("evening_detail", evening)).content.decode()
+    assert page.index("第2局") < page.index("第1局")
+    assert "<svg" in page and "running-chart" in page
+    for total in selectors.evening_totals(evening=evening):
+        assert total.name in page and total.money_text in page
+    assert "第3局 · 小李 坐庄" in page  # E2: 小李 self-drew, so deals next (R35)
+    assert evening.read_token not in page  # the read-only address is on the share page
+    assert page.count(url("evening_round", evening, 1)) == 1
+
+
+def test_an_unknown_address_is_not_found(client):
+    assert client.get(reverse("calculator:evening_detail", args=["nope" * 8])).status_code == 404
+    assert client.get(reverse("calculator:evening_follow", args=["nope" * 8])).status_code == 404
+
+
+def test_the_read_token_does_not_open_the_editable_page(client):
+    evening = make_evening()
+    assert client.get(reverse("calculator:evening_detail", args=[evening.read_token])).status_code == 404
+
+
+def test_evening_pages_are_kept_out_of_caches_and_search_engines(client):
+    evening = make_evening()
+    response = client.get(url("evening_detail", evening))
+    assert "no-store" in response["Cache-Control"] and "noindex" in response["X-Robots-Tag"]
+
+
+# -- recording a round -------------------------------------------------------------------------
+
+
+def test_the_new_round_page_fixes_names_stake_and_rules_and_suggests_the_dealer(client):
+    evening = make_evening(first_dealer=2)
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    assert 'name="idempotency_key"' in page
+    assert 'name="stake"' not in page and 'name="preset"' not in page and 'name="seat0-name"' not in page
+    assert "这局 阿珍 坐庄" in page
+    assert 'name="dealer"' in page
+
+
+def test_a_valid_round_is_recorded_and_the_page_goes_back_to_the_evening(client):
+    evening = make_evening()
+    response = client.post(url("evening_round_new", evening), round_post("E1", idempotency_key=str(uuid.uuid4())))
+    assert response.status_code == 302 and response["Location"] == url("evening_detail", evening)
+    round_ = Round.objects.get()
+    assert round_.net == expected_net("E1") and round_.number == 1
+
+
+def test_submitting_the_same_form_twice_records_one_round(client):
+    evening = make_evening()
+    data = round_post("E1", idempotency_key=str(uuid.uuid4()))
+    client.post(url("evening_round_new", evening), data)
+    client.post(url("evening_round_new", evening), data)
+    assert Round.objects.count() == 1
+
+
+def test_an_invalid_round_is_shown_again_with_its_problems_and_the_same_key(client):
+    evening = make_evening()
+    key = str(uuid.uuid4())
+    data = round_post("E1", idempotency_key=key)
+    data["seat0-concealed"] = "234m"
+    response = client.post(url("evening_round_new", evening), data)
+    assert response.status_code == 200 and Round.objects.count() == 0
+    assert key in response.content.decode()
+
+
+def test_the_live_preview_answers_with_the_round_forms_partials(client):
+    evening = make_evening()
+    response = client.post(url("evening_round_preview", evening), round_post("E1"), **HTMX)
+    assert response.status_code == 200
+    assert 'hx-swap-oob' in response.content.decode()
+
+
+# -- a stored round, corrections and deletes ---------------------------------------------------
+
+
+def test_a_stored_round_shows_its_items_and_links_to_edit_delete_and_receipt(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    page = client.get(url("evening_round", evening, 1)).content.decode()
+    assert "阿珍 付 老王 1 番" in page
+    for name in ("evening_round_edit", "evening_round_delete", "evening_round_receipt_pdf"):
+        assert url(name, evening, 1) in page
+
+
+def test_a_missing_round_is_not_found(client):
+    evening = make_evening()
+    assert client.get(url("evening_round", evening, 9)).status_code == 404
+
+
+def test_the_correction_form_starts_from_the_stored_round(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    page = client.get(url("evening_round_edit", evening, 1)).content.decode()
+    assert 'value="234567m1134s"' in page or "234567m" in page
+    assert 'name="version" value="1"' in page
+
+
+def test_a_correction_shows_before_and_after_and_saves_nothing_until_confirmed(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    response = client.post(url("evening_round_edit", evening, 2), round_post("E3", version="1"))
+    assert response.status_code == 200
+    changes = response.context["changes"]
+    assert [(c.before, c.after) for c in changes] == list(zip(expected_net("E2"), expected_net("E3")))
+    assert Round.objects.get(number=2).net == expected_net("E2")  # nothing saved yet
+    assert "确认修改" in response.content.decode()
+
+    confirm = {"record": json.dumps(response.context["confirm"].initial["record"]), "version": "1"}
+    done = client.post(url("evening_round_edit_confirm", evening, 2), confirm)
+    assert done.status_code == 302
+    round_ = Round.objects.get(number=2)
+    assert round_.net == expected_net("E3") and round_.version == 2
+    assert Change.objects.filter(kind="corrected").count() == 1
+
+
+def test_a_confirmation_based_on_an_old_version_shows_the_new_version(client):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    confirm = {"record": json.dumps(example_record("E3")), "version": "1"}
+    response = client.post(url("evening_round_edit_confirm", evening, 1), confirm, follow=True)
+    assert response.redirect_chain[-1][0] == url("evening_round_edit", evening, 1)
+    assert "有人刚改过这一局" in response.content.decode()
+    assert 'name="version" value="2"' in response.content.decode()
+    assert Round.objects.get().net == expected_net("E2")
+
+
+def test_a_preview_based_on_an_old_version_shows_the_new_version(client):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    response = client.post(url("evening_round_edit", evening, 1), round_post("E3", version="1"), follow=True)
+    assert "有人刚改过这一局" in response.content.decode()
+
+
+def test_deleting_asks_first_then_deletes_and_keeps_the_history(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    page = client.get(url("evening_round_delete", evening, 2)).content.decode()
+    assert "确认删除" in page and Round.objects.count() == 2
+    response = client.post(url("evening_round_delete", evening, 2), {"version": "1"})
+    assert response.status_code == 302
+    assert list(Round.objects.values_list("number", flat=True)) == [1]
+    assert Change.objects.filter(kind="deleted", round_number=2).exists()
+
+
+def test_the_phones_owner_is_written_into_the_history(client):
+    evening = make_evening()
+    client.post(url("evening_me", evening), {"seat": "1"})
+    client.post(url("evening_round_new", evening), round_post("E1", idempotency_key=str(uuid.uuid4())))
+    assert Change.objects.get().by == "小李"
+
+
+# -- settle-up, history, share, follow, export -------------------------------------------------
+
+
+def test_settle_up_lists_the_fewest_transfers_in_money(client):
+    evening = make_evening(stake="0.5")
+    record_rounds(evening, ["E1"])
+    page = client.get(url("evening_settle", evening)).content.decode()
+    assert page.count('class="ev-transfer') == 3
+    assert "7.5" in page  # 老王 +15 points at 0.5
+
+
+def test_a_transfer_is_marked_paid_without_javascript_and_with_htmx(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    t = selectors.evening_settle_up(evening=evening).transfers[0]
+    data = {"payer": t.payer, "payee": t.payee, "points": t.points, "paid": "1"}
+    response = client.post(url("evening_transfer_paid", evening), data)
+    assert response.status_code == 302 and PaidTransfer.objects.count() == 1
+    data.pop("paid")
+    response = client.post(url("evening_transfer_paid", evening), data, **HTMX)
+    assert response.status_code == 200 and 'id="settle-up"' in response.content.decode()
+    assert "<html" not in response.content.decode()
+    assert PaidTransfer.objects.count() == 0
+
+
+def test_the_history_page_lists_each_change(client):
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_correct(round=second, record=example_record("E3"), expected_version=1, by="老王")
+    page = client.get(url("evening_history", evening)).content.decode()
+    assert page.count("记了") == 2 and "改了" in page and "老王" in page
+
+
+def test_the_share_page_shows_the_read_only_link_and_its_qr_code(client):
+    evening = make_evening()
+    page = client.get(url("evening_share", evening)).content.decode()
+    follow = reverse("calculator:evening_follow", args=[evening.read_token])
+    assert follow in page and '<svg class="qr"' in page
+
+
+def test_the_read_only_page_polls_its_totals_and_never_shows_the_edit_address(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    follow = reverse("calculator:evening_follow", args=[evening.read_token])
+    page = client.get(follow).content.decode()
+    assert 'hx-trigger="every 5s"' in page and f'hx-get="{follow}"' in page
+    assert f'href="{follow}"' in page  # a real link to refresh without JavaScript
+    assert evening.token not in page
+    assert "+15" in page
+
+
+def test_the_read_only_poll_returns_only_the_live_partial(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    response = client.get(reverse("calculator:evening_follow", args=[evening.read_token]), **HTMX)
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="evening-live"') and "<html" not in body
+    assert evening.token not in body
+
+
+def test_the_read_only_address_cannot_change_anything(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    base = f"/e/{evening.read_token}/"
+    assert client.post(base + "rounds/new/", round_post("E2")).status_code == 404
+    assert client.post(base + "rounds/1/delete/", {"version": "1"}).status_code == 404
+    assert Round.objects.count() == 1
+
+
+def test_export_and_import_through_the_pages(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    exported = client.get(url("evening_export", evening))
+    assert exported["Content-Type"] == "application/json"
+    upload = SimpleUploadedFile("evening.json", exported.content, content_type="application/json")
+    response = client.post(reverse("calculator:evening_import"), {"file": upload})
+    copy = Evening.objects.exclude(pk=evening.pk).get()
+    assert response["Location"] == url("evening_detail", copy)
+    assert services.evening_export(evening=copy) == services.evening_export(evening=evening)
+
+
+def test_a_damaged_import_is_refused_with_a_message(client):
+    upload = SimpleUploadedFile("evening.json", b"{not json", content_type="application/json")
+    response = client.post(reverse("calculator:evening_import"), {"file": upload})
+    assert response.status_code == 200 and "损坏" in response.content.decode()
+    assert Evening.objects.count() == 0

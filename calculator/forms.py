@@ -133,12 +133,9 @@ class MeldForm(forms.Form):
         self.helper.layout = Layout(Row(*(Column(Field(name), css_class="col") for name in self.fields)))
 
 
-class BaseMeldFormSet(forms.BaseFormSet):
-    pass
-
-
-MeldFormSet = forms.formset_factory(MeldForm, formset=BaseMeldFormSet, extra=MAX_MELDS, max_num=MAX_MELDS,
-                                    validate_max=True, absolute_max=MAX_MELDS)
+# Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.
+MeldFormSet = forms.formset_factory(MeldForm, extra=MAX_MELDS, max_num=MAX_MELDS, validate_max=True,
+                                    absolute_max=MAX_MELDS)
 
 
 @dataclass
@@ -254,7 +251,7 @@ class RoundEntry:
     - `non_seat_problems`: messages about the round as a whole (rules, outcome, chickens, tiles).
     - `slots`: every problem slot (seat and round), for templates and the htmx preview.
     Templates: include ``calculator/partials/_round_form.html`` with ``entry``, ``action`` (the form's
-    POST URL) and optionally ``preview_url``; the preview view renders
+    POST URL) and optionally ``preview_url``, ``submit_label``, ``hidden_fields``; the preview view renders
     ``calculator/partials/_round_preview.html`` with ``entry`` (out-of-band swaps of the same partials).
     """
 
@@ -283,7 +280,6 @@ class RoundEntry:
                             for area in ("rules", "outcome", "chickens", "general")}
         self._cleaned = False
         self._record: dict | None = None
-        self._draft: dict | None = None
         self._settlement: Settlement | None = None
         self._meld_rows: list[list[int]] = [[] for _ in range(self.players)]
 
@@ -349,14 +345,11 @@ class RoundEntry:
              "from_seat": m.get("from"), "late": bool(m.get("late"))}
             for m in (seat.get("melds") or [])[:MAX_MELDS]
         ]
-        formset_class = forms.formset_factory(
-            MeldForm, formset=BaseMeldFormSet, extra=MAX_MELDS - len(melds_initial), max_num=MAX_MELDS,
-            validate_max=True, absolute_max=MAX_MELDS)
         return SeatEntry(
             index=index,
             name=self.names[index],
             form=SeatForm(self.data, prefix=prefix, initial=seat_initial, fixed_name=self.fixed_names is not None),
-            melds=formset_class(self.data, prefix=f"{prefix}-melds", initial=melds_initial or None,
+            melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial or None,
                                 form_kwargs={"names": self.names}),
             hand_slot=Slot(f"{self.dom_prefix}-seat{index}-hand-problems"),
             meld_slot=Slot(f"{self.dom_prefix}-seat{index}-melds-problems"),
@@ -385,16 +378,16 @@ class RoundEntry:
             self._add(None, "general", gettext("有的选项不认识，请重新选一下。"))
             return
         own_outcome = self._check_outcome_shape()
-        self._draft = self.build_record()
+        draft = self.build_record()
         try:
-            record, hands = check(self._draft)
+            record, hands = check(draft)
         except RecordInvalid as invalid:
             for problem in invalid.problems:
                 if not (own_outcome and (problem.field or "").startswith("outcome")):
                     self._place(problem)
             return
         if not self.has_problems:
-            self._record = self._draft
+            self._record = draft
             self._settlement = settle(record, hands)
 
     def _check_outcome_shape(self) -> bool:

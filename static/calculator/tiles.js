@@ -112,7 +112,7 @@
     document.body.classList.add("kb-open");
     render(input);
     var top = box.getBoundingClientRect().top;
-    window.scrollTo(0, window.scrollY + top - 72);
+    window.scrollTo({ top: window.scrollY + top - 80, behavior: "instant" });
   }
 
   function close() {

@@ -68,7 +68,7 @@ def test_enter_e1_by_tapping_tiles_and_see_the_nets(live_server, page, screensho
     expect(seat_card(page, 1).locator(".standing")).to_have_text("有叫")
     expect(page.locator(".net-bar [data-net]")).to_have_text(E1_NET)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
-    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
     screenshot(page, "entry", full_page=False)
     screenshot(page, "entry-full")
 

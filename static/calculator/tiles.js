@@ -92,9 +92,25 @@
     }
   }
 
+  /* Who won and who deals, on each seat's card header. */
+  function markSeats() {
+    document.querySelectorAll("[data-round-form]").forEach(function (form) {
+      var draw = form.querySelector('input[value="draw"]:checked');
+      var dealer = form.querySelector('select[name$="dealer"]');
+      form.querySelectorAll("[data-seat-card]").forEach(function (card) {
+        var seat = card.getAttribute("data-seat-card");
+        var won = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
+        card.classList.toggle("is-winner", Boolean(won && !draw));
+        var badge = card.querySelector(".dealer-badge");
+        if (badge && dealer) badge.hidden = dealer.value !== seat;
+      });
+    });
+  }
+
   function renderAll() {
     document.querySelectorAll("[data-round-form] input.tile-notation").forEach(render);
     revealMelds();
+    markSeats();
   }
 
   function setTiles(input, tiles) {

@@ -92,39 +92,47 @@ def _sum_nets(nets: list[list[int]], players: int) -> list[int]:
     return totals
 
 
+def _nets(evening: Evening) -> list[list[int]]:
+    return list(evening_rounds_queryset(evening=evening).values_list("net", flat=True))
+
+
 def evening_total_points(*, evening: Evening) -> list[int]:
     """Each player's total in points: the sum of the stored rounds' nets (R41)."""
-    nets = list(Round.objects.filter(evening=evening).values_list("net", flat=True))
-    return _sum_nets(nets, len(evening_names(evening=evening)))
+    return _sum_nets(_nets(evening), len(evening_names(evening=evening)))
 
 
-def evening_totals(*, evening: Evening) -> list[PlayerTotal]:
-    names = evening_names(evening=evening)
+def _player_totals(evening: Evening, names: list[str], nets: list[list[int]]) -> list[PlayerTotal]:
     return [
         PlayerTotal(seat, names[seat], points, _money(points, evening.stake), colour(seat))
-        for seat, points in enumerate(evening_total_points(evening=evening))
+        for seat, points in enumerate(_sum_nets(nets, len(names)))
     ]
 
 
-def evening_running_totals(*, evening: Evening) -> list[Series]:
-    """Each player's total before the first round and after every round, in round order."""
-    names = evening_names(evening=evening)
+def evening_totals(*, evening: Evening) -> list[PlayerTotal]:
+    return _player_totals(evening, evening_names(evening=evening), _nets(evening))
+
+
+def _running(names: list[str], nets: list[list[int]]) -> list[Series]:
     running = [0] * len(names)
     values = [[0] for _ in names]
-    for net in evening_rounds_queryset(evening=evening).values_list("net", flat=True):
+    for net in nets:
         for seat, points in enumerate(net):
             running[seat] += points
             values[seat].append(running[seat])
     return [Series(name, values[seat]) for seat, name in enumerate(names)]
 
 
+def evening_running_totals(*, evening: Evening) -> list[Series]:
+    """Each player's total before the first round and after every round, in round order."""
+    return _running(evening_names(evening=evening), _nets(evening))
+
+
+def _chart(series: list[Series]) -> str:
+    return running_totals_svg(series, title=_("每人累计走势"), x_label=_("局"), empty_text=_("还没有记局"))
+
+
 def evening_chart_svg(*, evening: Evening) -> str:
-    return running_totals_svg(
-        evening_running_totals(evening=evening),
-        title=_("每人累计走势"),
-        x_label=_("局"),
-        empty_text=_("还没有记局"),
-    )
+    return _chart(evening_running_totals(evening=evening))
 
 
 def next_round_number(*, evening: Evening) -> int:
@@ -361,15 +369,19 @@ class EveningBoard:
 
 
 def evening_board(*, evening: Evening) -> EveningBoard:
+    """Everything the evening page shows, from one read of the rounds (it is polled every 5 s)."""
     names = evening_names(evening=evening)
+    rounds = list(evening_rounds_queryset(evening=evening))
+    nets = [r.net for r in rounds]
+    last = rounds[-1] if rounds else None
     return EveningBoard(
         evening=evening,
         names=names,
-        totals=evening_totals(evening=evening),
-        rounds=evening_round_rows(evening=evening),
-        chart_svg=evening_chart_svg(evening=evening),
-        next_dealer=names[next_dealer(evening=evening)],
-        next_number=next_round_number(evening=evening),
+        totals=_player_totals(evening, names, nets),
+        rounds=[round_row(r, names) for r in reversed(rounds)],
+        chart_svg=_chart(_running(names, nets)),
+        next_dealer=names[last.next_dealer if last else evening.first_dealer],
+        next_number=last.number + 1 if last else 1,
         stake=format_money(Decimal(evening.stake)),
         rules_headline=rules_headline(evening.rules),
         rules_words=rules_in_words(evening.rules),

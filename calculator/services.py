@@ -288,6 +288,8 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
 
 def _check_round(data: Mapping[str, Any], players: int) -> None:
     net, items = data["net"], data["settlement"]["items"]
+    if not all(0 <= data[k] < players for k in ("dealer", "next_dealer")) or data["number"] < 1:
+        raise ValidationError("round %(n)s: seats out of range", params={"n": data["number"]})
     if not (isinstance(net, list) and len(net) == players and all(isinstance(v, int) for v in net)):
         raise ValidationError("round %(n)s: a net per player", params={"n": data["number"]})
     derived = [0] * players
@@ -310,6 +312,10 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
             raise ValidationError("player names must be stored trimmed", code="name")
         if ruleset_from_dict(data["rules"]).to_dict() != data["rules"]:
             raise ValidationError("the rules are not complete", code="rules")
+        if not 0 <= int(data["first_dealer"]) < len(names):
+            raise ValidationError("the first dealer is not one of the seats", code="dealer")
+        if any(c["kind"] not in dict(Change.KINDS) for c in data["history"]):
+            raise ValidationError("unknown kind of change", code="history")
         evening = Evening.objects.create(
             title=str(data.get("title", ""))[:60],
             created_at=datetime.fromisoformat(data["created_at"]),

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from calculator import selectors, services
 from calculator.models import Round
@@ -144,3 +146,47 @@ def test_the_chart_is_an_svg_with_every_player():
     for name in NAMES:
         assert name in svg
     assert svg.count("<polyline") == 4
+
+
+def test_the_chart_escapes_player_names():
+    evening = make_evening(names=["<b>老王</b>", "小李", "阿珍", "张哥"])
+    record_rounds(evening, ["E1"])
+    svg = selectors.evening_chart_svg(evening=evening)
+    assert "<b>" not in svg and "&lt;b&gt;" in svg
+
+
+OPERATIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("record"), st.sampled_from(GUIYANG_FOUR)),
+        st.tuples(st.just("correct"), st.sampled_from(GUIYANG_FOUR), st.integers(0, 40)),
+        st.tuples(st.just("delete"), st.integers(0, 40)),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(OPERATIONS)
+def test_totals_always_equal_the_sum_of_the_stored_rounds(operations):
+    evening = make_evening()
+    for op in operations:
+        rounds = list(Round.objects.filter(evening=evening).order_by("number"))
+        if op[0] == "record":
+            services.round_record(evening=evening, record=example_record(op[1]))
+        elif rounds and op[0] == "correct":
+            target = rounds[op[2] % len(rounds)]
+            services.round_correct(round=target, record=example_record(op[1]), expected_version=target.version)
+        elif rounds and op[0] == "delete":
+            services.round_delete(round=rounds[op[1] % len(rounds)])
+    stored = list(Round.objects.filter(evening=evening).values_list("net", flat=True))
+    totals = [t.points for t in selectors.evening_totals(evening=evening)]
+    assert totals == (column_sums(stored) if stored else [0, 0, 0, 0])
+    assert [s.values[-1] for s in selectors.evening_running_totals(evening=evening)] == totals
+    plan = selectors.evening_settle_up(evening=evening)
+    left = list(totals)
+    for t in plan.transfers:
+        left[t.payer] += t.points
+        left[t.payee] -= t.points
+    assert left == [0, 0, 0, 0]
+    numbers = list(Round.objects.filter(evening=evening).values_list("number", flat=True))
+    assert len(numbers) == len(set(numbers))

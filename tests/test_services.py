@@ -302,3 +302,26 @@ def test_a_damaged_export_is_refused_and_nothing_is_stored():
     assert Evening.objects.count() == 1
     with pytest.raises(ValidationError):
         services.evening_import(data={"format": "something else"})
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["rounds"][0].update(number=d["rounds"][1]["number"]),  # two rounds share a number
+        lambda d: d["rounds"][0].update(dealer=7),
+        lambda d: d.update(first_dealer=4),
+        lambda d: d.update(players=["甲", "乙"]),
+        lambda d: d.update(stake="-1"),
+        lambda d: d["rules"].update(self_draw="triple"),
+        lambda d: d["history"][0].update(kind="stolen"),
+        lambda d: d.pop("rounds"),
+    ],
+)
+def test_each_kind_of_damage_is_refused(damage):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    data = services.evening_export(evening=evening)
+    damage(data)
+    with pytest.raises(ValidationError):
+        services.evening_import(data=data)
+    assert Evening.objects.count() == 1

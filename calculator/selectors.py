@@ -318,7 +318,7 @@ def rules_in_words(rules: dict[str, Any]) -> list[tuple[str, str]]:
     dou = (_("见豆三：每个豆都是 3") if r.jian_dou_san else
            _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values))
     lines = [
-        ("preset", _("{place}（底注另计）").format(place=PRESET_HANZI[r.preset])),
+        ("preset", _("{place}规则").format(place=PRESET_HANZI[r.preset])),
         ("self_draw", str(_WORDS["self_draw"][r.self_draw])
          + (_("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus) if r.kong_bloom_bonus else "")),
         ("dou", dou),

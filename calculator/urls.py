@@ -38,5 +38,6 @@ urlpatterns = [
     path("e/<str:token>/report.pdf", evenings.evening_report_pdf, name="evening_report_pdf"),
     path("e/<str:token>/export.json", evenings.evening_export, name="evening_export"),
     path("v/<str:read_token>/", evenings.evening_follow, name="evening_follow"),
+    path("v/<str:read_token>/rounds/<int:number>/", evenings.follow_round, name="evening_follow_round"),
     path("v/<str:read_token>/report.pdf", evenings.follow_report_pdf, name="evening_follow_report_pdf"),
 ]

@@ -323,3 +323,14 @@ def test_a_damaged_import_is_refused_with_a_message(client):
     response = client.post(reverse("calculator:evening_import"), {"file": upload})
     assert response.status_code == 200 and "损坏" in response.content.decode()
     assert Evening.objects.count() == 0
+
+
+def test_a_follower_can_open_a_round_but_not_change_it(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    follow = reverse("calculator:evening_follow", args=[evening.read_token])
+    assert reverse("calculator:evening_follow_round", args=[evening.read_token, 1]) in client.get(follow).content.decode()
+    page = client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 1])).content.decode()
+    assert "阿珍 付 老王 1 番" in page
+    assert evening.token not in page and "改这局" not in page
+    assert client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 2])).status_code == 404

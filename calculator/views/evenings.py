@@ -135,6 +135,20 @@ def evening_follow(request, read_token: str):
 
 
 @require_GET
+def follow_round(request, read_token: str, number: int):
+    """One round with its items, for the phones that follow the evening (no edit buttons)."""
+    try:
+        evening = selectors.evening_for_reading(read_token=read_token)
+    except Evening.DoesNotExist:
+        raise Http404 from None
+    round_ = _round(evening, number)
+    context = {"evening": evening, "read_only": True, "round": round_,
+               "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
+               "view": present(selectors.stored_settlement(round_))}
+    return _private(render(request, "calculator/evening/round_detail.html", context))
+
+
+@require_GET
 @editing
 def evening_share(request, evening: Evening):
     follow_url = request.build_absolute_uri(reverse("calculator:evening_follow", args=[evening.read_token]))

@@ -155,3 +155,6 @@ def test_a_thirty_round_evening_reads_well_on_a_phone(live_server, page: Page, s
     expect(page.locator("#evening-rounds li")).to_have_count(30)
     screenshot(suffix="evening")
     screenshot(suffix="evening-top", full_page=False)
+    page.get_by_text("这一晚的规则").click()
+    expect(page.locator(".ev-rules")).to_be_visible()
+    screenshot(suffix="rules", full_page=False)

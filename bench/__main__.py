@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -32,17 +33,21 @@ PART_TIMEOUT = 240  # seconds; the whole run has to stay under five minutes
 def _run_part(name: str, quick: bool, out_dir: Path) -> dict:
     out = out_dir / f"{name}.json"
     command = [sys.executable, "-m", f"bench.{name}", "--json", str(out)] + (["--quick"] if quick else [])
-    start = time.perf_counter()
+    start, load_before = time.perf_counter(), os.getloadavg()[0]
     try:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=PART_TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"part": name, "ok": False, "failures": [f"timed out after {PART_TIMEOUT} s"]}
     seconds = time.perf_counter() - start
+    # The 1-minute load average around the part: on a shared machine, other work skews timings.
+    load = {"before": load_before, "after": os.getloadavg()[0]}
     if not out.exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-15:]
-        return {"part": name, "ok": False, "failures": [f"exit {done.returncode}", *tail], "seconds": seconds}
+        return {"part": name, "ok": False, "failures": [f"exit {done.returncode}", *tail], "seconds": seconds,
+                "load": load}
     result = json.loads(out.read_text(encoding="utf-8"))
     result["seconds"] = seconds
+    result["load"] = load
     if done.returncode not in (0, 1):
         result["ok"] = False
         result.setdefault("failures", []).append(f"exit {done.returncode}: {done.stderr.strip()[-500:]}")
@@ -56,7 +61,9 @@ def _mark(met: bool | None) -> str:
 def print_table(results: dict) -> None:
     rows = [("figure", "value", "target", "")]
     for name, part in results["parts"].items():
-        rows.append((f"== {PARTS[name]}  ({part.get('seconds', 0):.0f} s)", "", "", ""))
+        load = part.get("load", {})
+        rows.append((f"== {PARTS[name]}  ({part.get('seconds', 0):.0f} s; load average"
+                     f" {load.get('before', 0):.1f} → {load.get('after', 0):.1f} on {os.cpu_count()} cores)", "", "", ""))
         for line in part.get("summary", []):
             rows.append(("  " + line["figure"], line["value"], line.get("target", ""), _mark(line.get("met"))))
         for missing in part.get("missing", []):

@@ -174,3 +174,15 @@ def test_home_page_has_the_big_button(client):
     html = text(client.get(reverse("calculator:home")))
 
     assert re.search(rf'href="{ROUND_URL}">算一局</a>', html)
+
+
+def test_chinese_by_default_and_english_through_the_switch(client):
+    assert "算一局" in text(client.get(ROUND_URL))
+
+    response = client.post(reverse("set_language"), {"language": "en", "next": ROUND_URL}, follow=True)
+
+    html = text(response)
+    assert '<html lang="en">' in html
+    assert "Score a round" in html and "How did the round end?" in html
+    english_problem = text(client.post(ROUND_URL, {**record_to_post_data(load_example("E1")), "win_tile": ""}))
+    assert "Choose the winning tile." in english_problem

@@ -68,6 +68,9 @@ def _outcome(record: RoundRecord) -> list[Problem]:
         bad(_("一炮多响时，各家胡的必须是同一张牌。"))
     if any(w.passed_before for w in outcome.winners) and len(seats) > 1:
         bad(_("过水包牌只适用于一家胡牌。"))
+    if any(w.passed_before for w in outcome.winners) and outcome.is_self_draw:
+        # R36 bars only a win on a discard; a passed-over seat may still self-draw.
+        bad(_("过水只限胡别人打的牌，自摸不受过水限制。"), seats[0])
     for winner in outcome.winners:
         data = record.seats[winner.seat]
         if winner.tile not in data.concealed:

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from calculator.scoring import parse_tiles
 from tests.conftest import PHONE
-from tests.round_form_data import load_example
+from tests.round_form_data import EXAMPLE_NAMES, expected, load_example
 
 E1_NET = ["+15", "−2", "−7", "−6"]  # as the page writes net [15, −2, −7, −6]
 
@@ -27,6 +27,10 @@ def seat_card(page, seat: int):
 
 def enter_record_by_tapping(page, record: dict) -> None:
     """Enter a round record through the UI the way a player would: taps and selects only."""
+    if record.get("preset", "guiyang") != "guiyang":
+        page.select_option("#id_preset", record["preset"])
+    if str(record.get("stake", "1")) != "1":
+        page.locator("#id_stake").fill(str(record["stake"]))
     outcome = record["outcome"]
     ending = {"draw": "荒庄"}.get(outcome["type"]) or ("自摸" if outcome.get("from") is None else "点炮")
     page.locator(".result-switch label", has_text=ending).tap()
@@ -37,6 +41,14 @@ def enter_record_by_tapping(page, record: dict) -> None:
         page.select_option("#id_win_tile", outcome["winners"][0]["tile"])
         if outcome.get("from") is not None:
             page.select_option("#id_from_seat", str(outcome["from"]))
+        if outcome.get("after_kong"):
+            page.locator("label[for=id_after_kong]").tap()
+        if outcome.get("hot_kong") or outcome.get("robbed"):
+            page.locator("details.special-cases summary").tap()
+            if outcome.get("hot_kong"):
+                page.select_option("#id_hot_kong", outcome["hot_kong"])
+            if outcome.get("robbed"):
+                page.locator("label[for=id_robbed]").tap()
     for index, seat in enumerate(record["seats"]):
         card = seat_card(page, index)
         for row, meld in enumerate(seat.get("melds", [])):
@@ -50,10 +62,19 @@ def enter_record_by_tapping(page, record: dict) -> None:
         tap_tiles(page, card.locator(".seat-preview [data-tile-box]"), seat["concealed"])
         if seat.get("discards"):
             tap_tiles(page, card.locator(".discards-field [data-tile-box]"), seat["discards"])
+        if seat.get("declared"):
+            card.locator(f"#id_seat{index}-declared").select_option(seat["declared"])
     if record.get("turned"):
         page.select_option("#id_turned", record["turned"])
-    if record.get("first_yaoji"):
-        page.select_option("#id_first_yaoji_seat", str(record["first_yaoji"]["seat"]))
+    first = record.get("first_yaoji")
+    if first:
+        page.select_option("#id_first_yaoji_seat", str(first["seat"]))
+        if first.get("claimed_by") is not None:
+            page.select_option("#id_first_yaoji_claimed_by", str(first["claimed_by"]))
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
 @pytest.mark.browser
@@ -142,3 +163,18 @@ def test_the_form_works_without_javascript(live_server, browser):
         expect(page.locator(".result-hero .net-money")).to_have_text(["−6.5 元", "−9.5 元", "+16 元"])
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", [n for n in EXAMPLE_NAMES if n != "E1"])
+def test_every_worked_example_can_be_scored_on_the_phone(live_server, page, name):
+    record = load_example(name)
+    page.goto(live_server.url + reverse("calculator:round_new") + f"?players={len(record['seats'])}")
+
+    enter_record_by_tapping(page, record)
+    nets = [signed(n) for n in expected(name)["net"]]
+    expect(page.locator(".net-bar [data-net]")).to_have_text(nets)
+    page.locator(".submit-btn").tap()
+
+    expect(page.locator(".result-hero .net-points")).to_have_text(nets)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -1,0 +1,276 @@
+"""A second, naive reading of RULES.md, written for the tests from the text alone.
+
+Nothing here comes from calculator/scoring except the option values of a `RuleSet` (the §9 table
+as data, itself pinned by test_rules.py). Hands are checked by brute force (R6–R8) and a round is
+settled straight from §4 into a list of (payer, payee, points). The property tests settle random
+rounds both ways and demand the same nets and next dealer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+KINDS = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
+
+
+def kind_index(tile: str) -> int:
+    return "mps".index(tile[1]) * 9 + int(tile[0]) - 1
+
+
+def tiles_of(text: str) -> list[str]:
+    out: list[str] = []
+    ranks: list[str] = []
+    for char in text.replace(" ", ""):
+        if char.isdigit():
+            ranks.append(char)
+        else:
+            out += [rank + char for rank in ranks]
+            ranks = []
+    return out
+
+
+def counts_of(text: str) -> list[int]:
+    counts = [0] * 27
+    for tile in tiles_of(text):
+        counts[kind_index(tile)] += 1
+    return counts
+
+
+# ---------------------------------------------------------------------------------- R6–R8
+
+def sets_readings(counts: list[int]) -> set[bool]:
+    """Every way to split `counts` into sets only, as "some set is a sequence" flags."""
+    first = next((k for k in range(27) if counts[k]), None)
+    if first is None:
+        return {False}
+    found: set[bool] = set()
+    if counts[first] >= 3:
+        counts[first] -= 3
+        found |= sets_readings(counts)
+        counts[first] += 3
+    if first % 9 <= 6 and counts[first + 1] and counts[first + 2]:
+        for k in (first, first + 1, first + 2):
+            counts[k] -= 1
+        if sets_readings(counts):
+            found.add(True)
+        for k in (first, first + 1, first + 2):
+            counts[k] += 1
+    return found
+
+
+def naive_patterns(counts: list[int], meld_kinds: list[int]) -> set[str]:
+    """Every pattern (R7) a hand of concealed counts plus melds reads as; empty if incomplete."""
+    if sum(counts) + 3 * len(meld_kinds) != 14:
+        return set()
+    one_suit = len({k // 9 for k in range(27) if counts[k]} | {k // 9 for k in meld_kinds}) == 1
+    found = set()
+    for pair in range(27):
+        if counts[pair] >= 2:
+            counts[pair] -= 2
+            for has_sequence in sets_readings(counts):
+                if has_sequence:
+                    found.add("qing_yi_se" if one_suit else "ping_hu")
+                else:
+                    found.add("qing_da_dui" if one_suit else "da_dui_zi")
+            counts[pair] += 2
+    if not meld_kinds and all(c % 2 == 0 for c in counts):
+        if 4 in counts:
+            found.add("qing_long_qi_dui" if one_suit else "long_qi_dui")
+        else:
+            found.add("qing_qi_dui" if one_suit else "xiao_qi_dui")
+    return found
+
+
+def naive_waits(counts: list[int], melds: list[tuple[int, int]], patterns) -> dict[str, int]:
+    """R8: kind → best value over the patterns it completes, skipping kinds held four times."""
+    out = {}
+    for kind in range(27):
+        if counts[kind] + sum(size for k, size in melds if k == kind) >= 4:
+            continue
+        counts[kind] += 1
+        found = naive_patterns(counts, [k for k, _ in melds])
+        counts[kind] -= 1
+        if found:
+            out[KINDS[kind]] = max(patterns[p] for p in found)
+    return out
+
+
+# ---------------------------------------------------------------------------------- §4
+
+def _melds(raw: dict) -> list[dict]:
+    return raw.get("melds") or []
+
+
+def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
+    """(net, next dealer) of a legal record under `rules`, straight from RULES §4."""
+    seats = data["seats"]
+    n = len(seats)
+    out = data["outcome"]
+    winners = [w["seat"] for w in out.get("winners", [])] if out["type"] == "win" else []
+    source = out.get("from") if winners else None
+    xg = [bool(s.get("xiang_gong")) for s in seats]
+    bonus = [rules.declare[s["declared"]] if s.get("declared") else 0 for s in seats]
+    value, ready = [0] * n, [False] * n
+    for i, raw in enumerate(seats):
+        counts = counts_of(raw.get("concealed", ""))
+        melds = [(kind_index(m["tile"]), 4 if m["type"] == "kong" else 3) for m in _melds(raw)]
+        if i in winners:
+            found = naive_patterns(counts, [k for k, _ in melds])
+            value[i] = max(rules.patterns[p] for p in found) + bonus[i]
+            ready[i] = True
+        elif not xg[i]:
+            waits = naive_waits(counts, melds, rules.patterns)
+            if waits:
+                value[i], ready[i] = max(waits.values()) + bonus[i], True
+    net = [0] * n
+
+    def pay(payer: int, payee: int, points: int) -> None:
+        if payer != payee:
+            net[payer] -= points
+            net[payee] += points
+
+    def others(seat: int) -> list[int]:
+        return [s for s in range(n) if s != seat]
+
+    def xiang_gong() -> None:  # R37
+        for s in range(n):
+            if xg[s]:
+                for o in others(s):
+                    pay(s, o, value[o] if ready[o] else 2)
+
+    dealer = data.get("dealer", 0)
+    if not winners:  # R33, R34
+        ready_seats = [s for s in range(n) if ready[s]]
+        if 0 < len(ready_seats) < n:
+            for s in range(n):
+                if not ready[s] and not xg[s]:
+                    for r in ready_seats:
+                        pay(s, r, value[r])
+        xiang_gong()
+        return net, _dealer_after_draw(rules.draw_dealer, dealer, ready_seats, n)
+    if any(w.get("passed_before") for w in out["winners"]):  # R36
+        for o in others(winners[0]):
+            pay(winners[0], o, value[winners[0]])
+        xiang_gong()
+        return net, dealer
+
+    hot, robbed = out.get("hot_kong"), bool(out.get("robbed"))
+    burned = set()
+    if (hot and rules.hot_shot_burn == "all") or (robbed and rules.robbed_kong_burn == "all"):
+        burned = {source}
+
+    def dou_value(kind: str) -> int:
+        return 3 if rules.jian_dou_san else rules.dou_values[kind]
+
+    def self_draw_price(v: int) -> int:
+        return v + 1 if rules.self_draw == "plus_one" else 2 * v
+
+    for w in winners:  # R11–R14
+        v = value[w]
+        if source is None:
+            for o in others(w):
+                pay(o, w, self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
+        elif robbed:
+            pay(source, w, (n - 1) * self_draw_price(v) if rules.robbed_kong == "pay_all"
+                else max(v, rules.patterns["qing_yi_se"]))
+        elif hot:
+            kong = next(m for m in _melds(seats[source]) if m["type"] == "kong" and m["tile"] == hot)
+            extra = {"one": 1, "none": 0}.get(rules.hot_shot_bonus)
+            if extra is None:
+                extra = 0 if kong.get("late") else (
+                    dou_value(kong["kind"]) * (1 if kong["kind"] == "dian" else n - 1))
+            pay(source, w, v + extra)
+        else:
+            pay(source, w, v)
+    if source is None:  # R31
+        for s in others(winners[0]):
+            if seats[s].get("declared"):
+                pay(s, winners[0], rules.declare_kill_self_draw)
+    elif seats[source].get("declared"):
+        for w in winners:
+            pay(source, w, bonus[source])
+
+    def collects(seat: int, who: str) -> bool:
+        return seat not in burned and not xg[seat] and (who == "all" or ready[seat])
+
+    for s, raw in enumerate(seats):  # R16–R18
+        if not collects(s, rules.dou_collectors):
+            continue
+        for m in _melds(raw):
+            if m["type"] != "kong" or m.get("late"):
+                continue
+            if hot and rules.hot_shot_burn == "kong" and s == source and m["tile"] == hot:
+                continue
+            if m["kind"] == "dian":
+                pay(m["from"], s, dou_value("dian"))
+            else:
+                for o in others(s):
+                    pay(o, s, dou_value(m["kind"]))
+
+    worth = [_chicken_worth(data, rules, s) for s in range(n)]  # R19–R25
+    gold = "1s" in _turned_chickens(data, rules)
+    collectors = [s for s in range(n) if collects(s, rules.chicken_collectors)]
+    for c in collectors:
+        for o in others(c):
+            pay(o, c, worth[c])
+    if rules.chicken_collectors == "ready_or_pay":
+        for s in range(n):
+            if s not in collectors and s not in burned:
+                for c in collectors:
+                    pay(s, c, worth[s])
+    first = data.get("first_yaoji")
+    if first and first.get("claimed_by") is not None and first["claimed_by"] in collectors:
+        pay(first["seat"], first["claimed_by"], rules.ze_ren * (rules.gold if gold else 1))
+    xiang_gong()
+    return net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)
+
+
+def _turned_chickens(data: dict, rules) -> set[str]:
+    turned = data.get("turned")
+    if not turned:
+        return set()
+    rank, suit = int(turned[0]), turned[1]
+    steps = {"next": (1,), "swing": (-1, 1), "none": ()}[rules.turned_chicken]
+    return {f"{(rank - 1 + step) % 9 + 1}{suit}" for step in steps}
+
+
+def _chicken_worth(data: dict, rules, seat: int) -> int:
+    raw = data["seats"][seat]
+    kinds = _turned_chickens(data, rules)
+    g = rules.gold if "1s" in kinds else 1
+    worth = 0
+    for tile in tiles_of(raw.get("concealed", "")):
+        worth += rules.yaoji_concealed * g if tile == "1s" else tile in kinds
+    for m in _melds(raw):
+        size = 4 if m["type"] == "kong" else 3
+        worth += size * g if m["tile"] == "1s" else size * (m["tile"] in kinds)
+    discards = tiles_of(raw.get("discards") or "")
+    first = data.get("first_yaoji")
+    if first and first["seat"] == seat and first.get("claimed_by") is None and rules.chong_feng > 0:
+        discards.remove("1s")
+        worth += rules.chong_feng_gold if g > 1 else rules.chong_feng
+    counted = {"all": kinds | {"1s"}, "yaoji": {"1s"}, "none": set()}[rules.chicken_discards]
+    for tile in discards:
+        if tile in counted:
+            worth += (g if rules.gold_discards else 1) if tile == "1s" else 1
+    return worth
+
+
+def _dealer_after_draw(rule: str, dealer: int, ready: list[int], n: int) -> int:
+    if rule == "stay" or len(ready) in (0, n):
+        return dealer
+    if len(ready) == 3:
+        return next(s for s in range(n) if s not in ready)
+    if rule == "anshun":
+        if len(ready) == 1:
+            return ready[0]
+        return next((dealer + step) % n for step in range(n) if (dealer + step) % n in ready)
+    return (ready[0] - 1) % n if len(ready) == 1 else (dealer - 1) % n
+
+
+def _dealer_after_win(rule: str, dealer: int, source: int | None, winners: list[int], n: int) -> int:
+    if len(winners) == 1:
+        return winners[0]
+    if rule == "discarder" or (rule == "guiyang" and len(winners) == 3):
+        return source
+    start = dealer if rule == "guiyang" else source + 1
+    return next((start + step) % n for step in range(n) if (start + step) % n in winners)

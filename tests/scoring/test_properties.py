@@ -1,0 +1,234 @@
+"""Invariants over random legal rounds (random_rounds.py) and random hands, with hypothesis.
+
+The hand checks compare the engine with the deliberately naive recursive checker of reference.py,
+written from R6–R8 alone (no code shared with calculator/scoring/hands.py); reference.py also
+settles every random round a second way, straight from RULES §4.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+from decimal import Decimal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calculator.scoring import (
+    PRESETS, Hand, RecordInvalid, best_reading, is_complete, settle_record, waits_of,
+)
+from calculator.scoring import parse_tiles as engine_parse
+
+from .factory import rotate
+from .random_rounds import KINDS, Wall, _complete_hand, rounds
+from .reference import counts_of, kind_index, naive_patterns, naive_waits, reference_settle
+
+# Modest by default so the suite stays fast; ZHUOJI_EXAMPLES=5000 for a deeper hunt.
+SETTINGS = settings(max_examples=int(os.environ.get("ZHUOJI_EXAMPLES", "200")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+RULE_OF = {
+    "hu.discard": "R11", "hu.self_draw": "R12", "hu.hot_shot": "R13", "hu.robbed": "R14", "bao.kill": "R31",
+    "dou.men": "R16", "dou.zhuanwan": "R16", "dou.dian": "R16", "ji.turned": "R19", "ji.yaoji": "R21",
+    "ji.chong_feng": "R22", "ji.ze_ren": "R23", "ji.bao": "R24", "cha_jiao": "R33", "penalty.pass": "R36",
+    "penalty.xiang_gong": "R37",
+}
+
+# ---------------------------------------------------------------------------------- the naive checker
+
+def test_the_naive_checker_itself():
+    assert naive_patterns(counts_of("123m456p789p234s55s"), []) == {"ping_hu"}
+    assert naive_patterns(counts_of("1111s3333s55s77s99s"), []) == {"qing_long_qi_dui"}
+    assert naive_patterns(counts_of("11223344556677p"), []) == {"qing_qi_dui", "qing_yi_se"}
+    assert naive_waits(counts_of("1112345678999p"), [], PRESETS["guiyang"].patterns) == {
+        f"{r}p": 10 for r in range(1, 10)}
+    kong = [(kind_index("6p"), 4)]
+    assert naive_waits(counts_of("45p789m123s99s"), kong, PRESETS["guiyang"].patterns) == {"3p": 1}
+
+
+# ---------------------------------------------------------------------------------- random hands
+
+@st.composite
+def thirteen(draw):
+    """A 13-tile hand: often a complete hand minus a tile, else random tiles; with some melds."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    wall = Wall()
+    if rng.random() < 0.6:
+        while True:
+            snapshot = wall.snapshot()
+            try:
+                concealed, melds = _complete_hand(rng, wall, 0, 4, tile=None)
+                break
+            except Exception:
+                wall.restore(snapshot)
+        concealed.pop(rng.randrange(len(concealed)))
+    else:
+        melds = []
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            kind = wall.random_kind(rng, 3)
+            size = 4 if wall.left[kind] == 4 and rng.random() < 0.5 else 3
+            wall.take(kind, size)
+            melds.append({"type": "kong" if size == 4 else "pong", "tile": kind})
+        concealed = []
+        suit = rng.choice("mps") if rng.random() < 0.3 else None  # one-suit hands wait on many kinds
+        while len(concealed) + 3 * len(melds) < 13:
+            kind = wall.random_kind(rng, suit=suit) if suit else wall.random_kind(rng)
+            wall.take(kind)
+            concealed.append(kind)
+    return "".join(concealed), [(m["tile"], 4 if m["type"] == "kong" else 3) for m in melds]
+
+
+def engine_hand(text: str, melds: list[tuple[str, int]]) -> Hand:
+    return Hand.of(engine_parse(text), [(engine_parse(t)[0], n) for t, n in melds])
+
+
+@SETTINGS
+@given(thirteen(), st.sampled_from(sorted(PRESETS)))
+def test_waits_agree_with_a_brute_force_check(hand, preset):
+    text, melds = hand
+    patterns = PRESETS[preset].patterns
+    expected = naive_waits(counts_of(text), [(kind_index(t), n) for t, n in melds], patterns)
+    got = {str(w.tile): w.value for w in waits_of(engine_hand(text, melds), patterns)}
+    assert got == expected
+
+
+@SETTINGS
+@given(thirteen(), st.integers(0, 26))
+def test_completeness_agrees_with_a_brute_force_check(hand, extra):
+    text, melds = hand
+    text += KINDS[extra]
+    counts = counts_of(text)
+    found = naive_patterns(counts, [kind_index(t) for t, _ in melds])
+    h = engine_hand(text, melds)
+    assert is_complete(h) == bool(found)
+    reading = best_reading(h, PRESETS["xingyi"].patterns)
+    if found:
+        assert reading.value == max(PRESETS["xingyi"].patterns[p] for p in found)
+        assert reading.pattern in found
+    else:
+        assert reading is None
+
+
+# ---------------------------------------------------------------------------------- random rounds
+
+@SETTINGS
+@given(rounds())
+def test_every_generated_round_is_legal_and_settles(data):
+    try:
+        settle_record(data)
+    except RecordInvalid as invalid:  # pragma: no cover - a failure names the problems
+        raise AssertionError(invalid.to_dict()) from invalid
+
+
+@SETTINGS
+@given(rounds())
+def test_zero_sum_of_items_net_and_matrix(data):
+    s = settle_record(data)
+    n = len(data["seats"])
+    assert sum(s.net) == 0
+    matrix = s.matrix
+    assert len(matrix) == n and all(len(row) == n for row in matrix)
+    assert all(matrix[i][i] == 0 for i in range(n))
+    for seat in range(n):
+        assert sum(matrix[p][seat] for p in range(n)) - sum(matrix[seat]) == s.net[seat]
+    assert sum(map(sum, matrix)) == sum(i.points for i in s.items)
+
+
+@SETTINGS
+@given(rounds())
+def test_items_are_positive_transfers_between_seats_citing_their_rule(data):
+    s = settle_record(data)
+    n = len(data["seats"])
+    for item in s.items:
+        assert isinstance(item.points, int) and item.points > 0
+        assert item.payer != item.payee
+        assert 0 <= item.payer < n and 0 <= item.payee < n
+        assert RULE_OF[item.reason] == item.rule
+
+
+@SETTINGS
+@given(rounds(), st.integers(1, 3))
+def test_renumbering_the_seats_renumbers_the_result(data, k):
+    s = settle_record(data)
+    n = len(data["seats"])
+    moved = settle_record(rotate(data, k))
+    assert [moved.net[(i + k) % n] for i in range(n)] == s.net
+    assert moved.next_dealer == (s.next_dealer + k) % n
+    assert [moved.hands[(i + k) % n].status for i in range(n)] == [h.status for h in s.hands]
+
+
+@SETTINGS
+@given(rounds())
+def test_money_is_net_times_stake_exactly(data):
+    s = settle_record(data)
+    stake = Decimal(data["stake"])
+    assert s.money == [net * stake for net in s.net]
+    printed = s.to_dict()["money"]
+    assert [Decimal(m) for m in printed] == [net * stake for net in s.net]
+    assert all("E" not in m for m in printed)
+
+
+@SETTINGS
+@given(rounds())
+def test_the_canonical_record_settles_the_same(data):
+    s = settle_record(data)
+    again = settle_record(json.loads(json.dumps(s.record.to_dict())))
+    assert again.net == s.net and again.next_dealer == s.next_dealer
+    json.dumps(s.to_dict(), ensure_ascii=False)
+
+
+@SETTINGS
+@given(rounds())
+def test_seat_standing_agrees_with_the_naive_checker(data):
+    s = settle_record(data)
+    rules = s.record.rules
+    winners = {w["seat"] for w in data["outcome"].get("winners", [])}
+    for seat, raw in enumerate(data["seats"]):
+        melds = [(kind_index(m["tile"]), 4 if m["type"] == "kong" else 3) for m in raw["melds"]]
+        bonus = rules.declare[raw["declared"]] if raw.get("declared") else 0
+        counts = counts_of(raw["concealed"])
+        hand = s.hands[seat]
+        if seat in winners:
+            found = naive_patterns(counts, [k for k, _ in melds])
+            assert hand.status == "won" and hand.value == max(rules.patterns[p] for p in found) + bonus
+        elif raw.get("xiang_gong"):
+            assert hand.status == "not_ready"  # R37
+        else:
+            waits = naive_waits(counts, melds, rules.patterns)
+            assert hand.ready == bool(waits)
+            assert hand.value == (max(waits.values()) + bonus if waits else 0)
+
+
+@SETTINGS
+@given(rounds())
+def test_who_may_collect_what(data):
+    """R18, R24, R33, R36, R37 as invariants: draws pay only 查叫; a passed win only its penalty;
+    burned seats and 相公 collect no 豆 or 鸡; a single winner deals next."""
+    s = settle_record(data)
+    outcome, n = data["outcome"], len(data["seats"])
+    reasons = {i.reason for i in s.items}
+    xiang_gong = {i for i, raw in enumerate(data["seats"]) if raw.get("xiang_gong")}
+    if outcome["type"] == "draw":
+        assert reasons <= {"cha_jiao", "penalty.xiang_gong"}
+        return
+    winners = [w["seat"] for w in outcome["winners"]]
+    if any(w.get("passed_before") for w in outcome["winners"]):
+        assert reasons <= {"penalty.pass", "penalty.xiang_gong"}
+        assert s.next_dealer == data["dealer"]
+        return
+    for item in s.items:
+        if item.reason.startswith(("dou.", "ji.")):
+            assert item.payee not in s.burned and item.payee not in xiang_gong
+    for winner in winners:
+        assert any(i.payee == winner and i.reason.startswith("hu.") for i in s.items)
+    if len(winners) == 1:
+        assert s.next_dealer == winners[0]
+    assert 0 <= s.next_dealer < n
+
+
+@SETTINGS
+@given(rounds())
+def test_an_independent_reading_of_the_rules_settles_the_same(data):
+    s = settle_record(data)
+    net, next_dealer = reference_settle(data, s.record.rules)
+    assert (s.net, s.next_dealer) == (net, next_dealer)

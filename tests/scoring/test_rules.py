@@ -1,0 +1,73 @@
+"""RULES §9: the three presets, option by option, and how options are laid over a preset."""
+from __future__ import annotations
+
+import pytest
+
+from calculator.scoring import PRESETS, rules_for
+
+PATTERNS = {"ping_hu": 1, "da_dui_zi": 5, "xiao_qi_dui": 10, "qing_yi_se": 10, "qing_da_dui": 15,
+            "qing_qi_dui": 20, "long_qi_dui": 20, "qing_long_qi_dui": 30}
+
+# The §9 table, column by column.
+TABLE = {
+    "patterns": (PATTERNS, PATTERNS, {**PATTERNS, "qing_long_qi_dui": 40}),
+    "self_draw": ("plus_one", "double", "plus_one"),
+    "kong_bloom_bonus": (1, 0, 1),
+    "hot_shot_bonus": ("one", "kong_total", "none"),
+    "hot_shot_burn": ("kong", "all", "all"),
+    "robbed_kong": ("pay_all", "pay_all", "qing_yi_se"),
+    "robbed_kong_burn": ("none", "all", "all"),
+    "pass_dou": ("any", "men_or_zhuanwan", "any"),
+    "dou_values": ({"men": 2, "zhuanwan": 3, "dian": 1}, {"men": 2, "zhuanwan": 1, "dian": 1},
+                   {"men": 2, "zhuanwan": 3, "dian": 1}),
+    "jian_dou_san": (False, False, False),
+    "dou_collectors": ("ready", "ready", "ready"),
+    "turned_chicken": ("next", "swing", "next"),
+    "chicken_discards": ("all", "none", "yaoji"),
+    "yaoji_concealed": (1, 1, 2),
+    "gold": (2, 2, 2),
+    "gold_discards": (True, True, False),
+    "chong_feng": (2, 2, 0),
+    "chong_feng_gold": (4, 3, 0),
+    "ze_ren": (1, 0, 0),
+    "chicken_collectors": ("ready", "ready", "ready"),
+    "declare": ({"hard": 20, "soft": 10}, {"hard": 10, "soft": 10}, {"hard": 10, "soft": 10}),
+    "declare_kill_self_draw": (0, 10, 10),
+    "multi_win_dealer": ("guiyang", "discarder", "after_discarder"),
+    "draw_dealer": ("stay", "anshun", "xingyi"),
+}
+
+
+@pytest.mark.parametrize("option", sorted(TABLE))
+@pytest.mark.parametrize("column, preset", [(0, "guiyang"), (1, "anshun"), (2, "xingyi")])
+def test_preset_values_are_those_of_section_9(option, column, preset):
+    value = getattr(PRESETS[preset], option)
+    assert (dict(value) if isinstance(TABLE[option][column], dict) else value) == TABLE[option][column]
+
+
+def test_every_option_of_the_ruleset_is_in_the_table():
+    assert set(PRESETS["guiyang"].to_dict()) - {"preset"} == set(TABLE)
+
+
+def test_options_override_single_values_and_merge_point_maps():
+    rules, problems = rules_for("anshun", {"jian_dou_san": True, "dou_values": {"zhuanwan": 3},
+                                           "patterns": {"ping_hu": 2}})
+    assert problems == []
+    assert rules.jian_dou_san is True and rules.dou_value("men") == 3  # 见豆三
+    assert dict(rules.dou_values) == {"men": 2, "zhuanwan": 3, "dian": 1}
+    assert rules.patterns["ping_hu"] == 2 and rules.patterns["qing_yi_se"] == 10
+    assert rules.options() == {"jian_dou_san": True, "dou_values": {"men": 2, "zhuanwan": 3, "dian": 1},
+                               "patterns": {**PATTERNS, "ping_hu": 2}}
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("shanghai", {}),
+    ("guiyang", {"draw_dealer": "random"}),
+    ("guiyang", {"gold": -1}),
+    ("guiyang", {"declare": {"hard": "20"}}),
+    ("guiyang", {"turned_chicken": None}),
+])
+def test_bad_options_are_reported(preset, options):
+    rules, problems = rules_for(preset, options)
+    assert rules is None
+    assert [p.code for p in problems] == ["bad_option"]

@@ -50,6 +50,16 @@ def _notation(label, **kw) -> forms.CharField:
     return forms.CharField(label=label, required=False, widget=forms.TextInput(attrs=attrs), **kw)
 
 
+def _helper(*layout, show_labels: bool = True) -> FormHelper:
+    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own)."""
+    helper = FormHelper()
+    helper.form_tag = False
+    helper.disable_csrf = True
+    helper.form_show_labels = show_labels
+    helper.layout = Layout(*layout)
+    return helper
+
+
 def _seat_choices(names: list[str], blank: str | None = None) -> list[tuple[Any, str]]:
     choices = [(i, name) for i, name in enumerate(names)]
     return [("", blank), *choices] if blank is not None else choices
@@ -90,10 +100,7 @@ class RoundForm(forms.Form):
         self.fields["from_seat"].choices = _seat_choices(names, gettext("选人"))
         self.fields["first_yaoji_seat"].choices = _seat_choices(names, gettext("没人打出幺鸡"))
         self.fields["first_yaoji_claimed_by"].choices = _seat_choices(names, gettext("没人碰杠"))
-        self.helper = FormHelper()
-        self.helper.form_tag = False
-        self.helper.disable_csrf = True
-        self.helper.layout = Layout(*[name for name in self.fields])
+        self.helper = _helper(*self.fields)
 
 
 class SeatForm(forms.Form):
@@ -109,10 +116,8 @@ class SeatForm(forms.Form):
         super().__init__(*args, **kwargs)
         if fixed_name:
             del self.fields["name"]
-        self.helper = FormHelper()
-        self.helper.form_tag = False
-        self.helper.disable_csrf = True
-        self.helper.layout = Layout(*self.fields, Row(Column("declared"), Column("xiang_gong")))
+        head = [name for name in ("name", "concealed", "discards") if name in self.fields]
+        self.helper = _helper(*head, Row(Column("declared"), Column("xiang_gong")))
 
 
 class MeldForm(forms.Form):
@@ -126,11 +131,7 @@ class MeldForm(forms.Form):
     def __init__(self, *args, names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["from_seat"].choices = _seat_choices(names, gettext("谁打的"))
-        self.helper = FormHelper()
-        self.helper.form_tag = False
-        self.helper.disable_csrf = True
-        self.helper.form_show_labels = False
-        self.helper.layout = Layout(Row(*(Column(Field(name), css_class="col") for name in self.fields)))
+        self.helper = _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
 
 
 # Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.
@@ -176,7 +177,7 @@ class SeatPreview:
 
 @dataclass
 class SeatEntry:
-    """One seat's forms and where its problems go. Templates iterate `entry.seats`."""
+    """One seat's forms and where its problems go. Templates iterate `entry.seat_cards`."""
 
     index: int
     name: str

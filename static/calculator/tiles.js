@@ -128,7 +128,7 @@
     document.body.classList.add("kb-open");
     render(input);
     var top = box.getBoundingClientRect().top;
-    window.scrollTo({ top: window.scrollY + top - 80, behavior: "instant" });
+    window.scrollTo({ top: window.scrollY + top - 100, behavior: "instant" });
   }
 
   function close() {

@@ -186,3 +186,9 @@ def test_chinese_by_default_and_english_through_the_switch(client):
     assert "Score a round" in html and "How did the round end?" in html
     english_problem = text(client.post(ROUND_URL, {**record_to_post_data(load_example("E1")), "win_tile": ""}))
     assert "Choose the winning tile." in english_problem
+
+
+def test_a_phone_set_to_english_still_opens_in_chinese_until_the_switch(client):
+    html = text(client.get(ROUND_URL, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"))
+
+    assert '<html lang="zh-CN">' in html and "算一局" in html

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from crispy_forms.helper import FormHelper
@@ -42,7 +43,9 @@ def _switch(label) -> forms.BooleanField:
 
 
 def _tile_field(label, blank, **kw) -> forms.ChoiceField:
-    return forms.ChoiceField(label=label, required=False, choices=[("", blank), *TILE_CHOICES], **kw)
+    # Callable choices: every form deep-copies its fields, and deep-copying these 28 grouped
+    # choices was the largest cost of the live preview, which makes 16 meld forms per change.
+    return forms.ChoiceField(label=label, required=False, choices=lambda: [("", blank), *TILE_CHOICES], **kw)
 
 
 def _notation(label, **kw) -> forms.CharField:
@@ -51,7 +54,10 @@ def _notation(label, **kw) -> forms.CharField:
 
 
 def _helper(*layout, show_labels: bool = True) -> FormHelper:
-    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own)."""
+    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own).
+
+    The forms build it on first use (`cached_property`): the live preview makes 21 forms per
+    change and renders none of them, and building their layouts was an eighth of its time."""
     helper = FormHelper()
     helper.form_tag = False
     helper.disable_csrf = True
@@ -100,7 +106,10 @@ class RoundForm(forms.Form):
         self.fields["from_seat"].choices = _seat_choices(names, gettext("选人"))
         self.fields["first_yaoji_seat"].choices = _seat_choices(names, gettext("没人打出幺鸡"))
         self.fields["first_yaoji_claimed_by"].choices = _seat_choices(names, gettext("没人碰杠"))
-        self.helper = _helper(*self.fields)
+
+    @cached_property
+    def helper(self) -> FormHelper:
+        return _helper(*self.fields)
 
 
 class SeatForm(forms.Form):
@@ -116,8 +125,11 @@ class SeatForm(forms.Form):
         super().__init__(*args, **kwargs)
         if fixed_name:
             del self.fields["name"]
+
+    @cached_property
+    def helper(self) -> FormHelper:
         head = [name for name in ("name", "concealed", "discards") if name in self.fields]
-        self.helper = _helper(*head, Row(Column("declared"), Column("xiang_gong")))
+        return _helper(*head, Row(Column("declared"), Column("xiang_gong")))
 
 
 class MeldForm(forms.Form):
@@ -131,7 +143,10 @@ class MeldForm(forms.Form):
     def __init__(self, *args, names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["from_seat"].choices = _seat_choices(names, gettext("谁打的"))
-        self.helper = _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
+
+    @cached_property
+    def helper(self) -> FormHelper:
+        return _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
 
 
 # Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.

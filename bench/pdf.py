@@ -7,8 +7,9 @@ An evening of 40 rounds is stored through the services (bench/seed.py) in a temp
 database with the production settings (bench/site.py). The report is fetched in-process with
 Django's test client, `GET /e/<token>/report.pdf`: the selectors, the template and WeasyPrint,
 as the view runs them. The baseline is `weasyprint.HTML(string=<one line>).write_pdf()` with a
-line of Chinese, so both load the CJK font. After one untimed render of each, they alternate
-5 times (3 with --quick); the median counts, and the first (cold) renders are shown too.
+line of Chinese, so both load the CJK font. After a first render of each (shown as the cold
+figure), they alternate 5 times (3 with --quick) and the medians count. Times are the CPU time
+of the rendering thread, since the machine is shared; the wall clock is shown beside them.
 """
 from __future__ import annotations
 
@@ -39,29 +40,32 @@ def _measure(repeats: int) -> dict:
     client = Client(HTTP_HOST="127.0.0.1")
     path = f"/e/{tokens['token']}/report.pdf"
 
-    def report() -> tuple[float, int]:
-        start = time.perf_counter()
+    def timed(render) -> tuple[float, float, bytes]:
+        """(CPU seconds, wall seconds, the PDF)."""
+        cpu, wall = time.thread_time(), time.perf_counter()
+        pdf = render()
+        return time.thread_time() - cpu, time.perf_counter() - wall, pdf
+
+    def report() -> bytes:
         response = client.get(path)
-        seconds = time.perf_counter() - start
         if response.status_code != 200 or response["Content-Type"] != "application/pdf":
             raise RuntimeError(f"GET {path} answered {response.status_code} {response['Content-Type']}")
-        return seconds, len(response.content)
+        return response.content
 
-    def one_line() -> tuple[float, int]:
-        start = time.perf_counter()
-        pdf = HTML(string=ONE_LINE).write_pdf()
-        return time.perf_counter() - start, len(pdf)
+    def one_line() -> bytes:
+        return HTML(string=ONE_LINE).write_pdf()
 
-    cold_line, _ = one_line()
-    cold_report, report_bytes = report()
+    cold_line = timed(one_line)
+    cold_report = timed(report)
     lines, reports = [], []
     for _ in range(repeats):
-        lines.append(one_line()[0])
-        reports.append(report()[0])
-    pages = _pages(client.get(path).content)
-    return {"cold_one_line_s": cold_line, "cold_report_s": cold_report, "one_line_s": lines,
-            "report_s": reports, "report_bytes": report_bytes, "report_pages": pages, "rounds": tokens["rounds"],
-            "records": tokens["source"]}
+        lines.append(timed(one_line)[:2])
+        reports.append(timed(report)[:2])
+    return {"cold_one_line_s": cold_line[0], "cold_report_s": cold_report[0],
+            "one_line_s": [cpu for cpu, _ in lines], "report_s": [cpu for cpu, _ in reports],
+            "one_line_wall_s": [wall for _, wall in lines], "report_wall_s": [wall for _, wall in reports],
+            "report_bytes": len(cold_report[2]), "report_pages": _pages(cold_report[2]),
+            "rounds": tokens["rounds"], "records": tokens["source"]}
 
 
 def _pages(pdf: bytes) -> int | None:
@@ -96,12 +100,15 @@ def run(quick: bool) -> dict:
         return results
     m = __import__("json").loads(done.stdout.strip().splitlines()[-1])
     report, line = statistics.median(m["report_s"]), statistics.median(m["one_line_s"])
+    report_wall, line_wall = statistics.median(m["report_wall_s"]), statistics.median(m["one_line_wall_s"])
     row = {
         "what": f"evening report, {m['rounds']} rounds",
         "records": m["records"],
         "report_median_s": report,
         "one_line_median_s": line,
         "ratio": report / line,
+        "report_median_wall_s": report_wall,
+        "one_line_median_wall_s": line_wall,
         "report_cold_s": m["cold_report_s"],
         "one_line_cold_s": m["cold_one_line_s"],
         "report_bytes": m["report_bytes"],
@@ -109,18 +116,27 @@ def run(quick: bool) -> dict:
         "runs": m,
         "tokens_refused": tokens["refused"],
     }
-    row["met"] = report < TARGET_SECONDS and row["ratio"] <= TARGET_RATIO
+    row["met_seconds"] = report < TARGET_SECONDS
+    row["met_ratio"] = row["ratio"] <= TARGET_RATIO
+    row["met"] = row["met_seconds"] and row["met_ratio"]
     results["rows"].append(row)
+    what = f"evening report PDF, {m['rounds']} rounds ({m['report_pages']} pages)"
     results["summary"] = [
         {
-            "figure": f"evening report PDF, {m['rounds']} rounds ({m['report_pages']} pages), median of {repeats}",
-            "value": f"{report:.2f} s vs one-line page {line:.3f} s = {row['ratio']:.1f}x",
-            "target": f"< {TARGET_SECONDS} s and <= {TARGET_RATIO:g}x",
-            "met": row["met"],
+            "figure": f"{what}, median of {repeats}",
+            "value": f"{report:.2f} s CPU (wall {report_wall:.2f} s)",
+            "target": f"< {TARGET_SECONDS} s",
+            "met": row["met_seconds"],
         },
         {
-            "figure": "evening report PDF, first render in the process",
-            "value": f"{m['cold_report_s']:.2f} s (one-line page first: {m['cold_one_line_s']:.2f} s)",
+            "figure": f"{what} vs a one-line page",
+            "value": f"{report:.2f} s vs {line:.3f} s = {row['ratio']:.0f}x",
+            "target": f"<= {TARGET_RATIO:g}x",
+            "met": row["met_ratio"],
+        },
+        {
+            "figure": f"{what}, first render in the process",
+            "value": f"{m['cold_report_s']:.2f} s CPU (one-line page first: {m['cold_one_line_s']:.2f} s)",
         },
     ]
     results["ok"] = True

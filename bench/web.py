@@ -5,9 +5,13 @@ bounded loopback load, against a trivial Django view measured in the same run.
 
 The app runs as in production (DJANGO_DEBUG=0, WhiteNoise, a migrated SQLite database) under
 gunicorn with 2 sync workers on 127.0.0.1, started and stopped by this script (bench/site.py).
-8 client threads in this process send 2,000 requests to each endpoint in turn (400 with
---quick), each on a new connection as gunicorn's sync workers close them, after 100 untimed
-warm-up requests. A request's latency runs from connecting to having read the whole answer.
+8 client threads in this process send 2,000 requests to each endpoint (400 with --quick), each
+on a new connection as gunicorn's sync workers close them, after 100 untimed warm-up requests.
+The endpoints take turns in 8 slices, so that other work on the (shared) machine weighs on all
+three alike. A request's latency runs from connecting to having read the whole answer.
+
+Beside it, each endpoint's median CPU time per request in-process (Django's test client, 300
+requests): the app's own cost, which the latencies under load multiply.
 
 - trivial: `POST /bench/trivial` (bench/bench_urls.py) with the same JSON body as the API gets;
   it goes through every middleware and returns "ok".
@@ -19,16 +23,19 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from .common import main, median, percentile, run_id
+from .common import ROOT, main, median, percentile, run_id
 from .records import records
 from .site import HOST, WORKERS, get, gunicorn, prepared_site
 
 CLIENTS = 8
+SLICES = 8
 TARGET_RATIO = 2.0
 SEED = 20240603
 
@@ -111,27 +118,81 @@ def _requests(port: int, n: int) -> tuple[dict[str, list[Request]], str]:
     }, source
 
 
+def _cpu_per_request(site, n: int) -> dict[str, float]:
+    """Median CPU ms per request of each endpoint, in-process through Django's test client: the
+    app's own cost, free of the network, gunicorn and the other work on the machine."""
+    done = subprocess.run([sys.executable, "-c", f"import json; from bench.web import _cpu_inside; print(json.dumps(_cpu_inside({n})))"],
+                          cwd=ROOT, env=site.env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"in-process timing failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _cpu_inside(n: int) -> dict[str, float]:
+    import django
+
+    django.setup()
+    from django.test import Client
+
+    from tests.round_form_data import record_to_post_data
+
+    pool, _ = records(n, SEED)
+    client = Client(HTTP_HOST=HOST)
+    client.get("/round/")
+    token = client.cookies["csrftoken"].value
+    calls = {
+        "trivial": [("/bench/trivial", json.dumps(r), "application/json", {}) for r in pool],
+        "api": [("/api/settle", json.dumps(r), "application/json", {}) for r in pool],
+        "preview": [("/round/preview/", urlencode(record_to_post_data(r), doseq=True),
+                     "application/x-www-form-urlencoded", {"HTTP_X_CSRFTOKEN": token, "HTTP_HX_REQUEST": "true"})
+                    for r in pool],
+    }
+    out = {}
+    for name, requests in calls.items():
+        times = []
+        for path, body, content_type, extra in requests[:20] + requests:  # 20 untimed first
+            start = time.thread_time()
+            response = client.post(path, body, content_type=content_type, **extra)
+            times.append(time.thread_time() - start)
+            if response.status_code != 200:
+                raise RuntimeError(f"{path} answered {response.status_code}")
+        out[name] = median(times[20:]) * 1e3
+    return out
+
+
 def run(quick: bool) -> dict:
     n = 400 if quick else 2_000
     results: dict = {"part": "web", "rows": [], "failures": [], "summary": [],
                      "setup": {"clients": CLIENTS, "requests": n, "workers": WORKERS, "host": HOST}}
-    with prepared_site() as site, gunicorn(site) as port:
-        sets, source = _requests(port, n)
-        results["setup"]["records"] = source
-        for name, requests in sets.items():
-            hammer(port, requests[:100])  # warm-up, untimed
-            latencies, statuses, wall = hammer(port, requests)
+    with prepared_site() as site:
+        with gunicorn(site) as port:
+            sets, source = _requests(port, n)
+            results["setup"]["records"] = source
+            timed = {name: ([], [], 0.0) for name in sets}
+            for requests in sets.values():
+                hammer(port, requests[:100])  # warm-up, untimed
+            # The endpoints take turns, a slice each, so that the other work on this shared
+            # machine weighs on all three alike.
+            step = n // SLICES
+            for start in range(0, n, step):
+                for name, requests in sets.items():
+                    latencies, statuses, wall = hammer(port, requests[start:start + step])
+                    done = timed[name]
+                    timed[name] = (done[0] + latencies, done[1] + statuses, done[2] + wall)
+        cpu = _cpu_per_request(site, min(n, 300))
+        for name, (latencies, statuses, wall) in timed.items():
             bad = [s for s in statuses if not 200 <= s < 300]
             if bad:
                 results["failures"].append(f"{name}: {len(bad)} of {n} answered {sorted(set(bad))}")
             results["rows"].append({
                 "what": name,
-                "path": requests[0].path,
-                "requests": n,
+                "path": sets[name][0].path,
+                "requests": len(latencies),
                 "errors": len(bad),
                 "median_ms": median(latencies) * 1e3,
                 "p99_ms": percentile(latencies, 99) * 1e3,
-                "requests_per_second": n / wall,
+                "requests_per_second": len(latencies) / wall,
+                "cpu_ms_per_request": cpu.get(name),
             })
     base = results["rows"][0]
     for row in results["rows"][1:]:
@@ -143,6 +204,8 @@ def run(quick: bool) -> dict:
             "figure": f"{row['what']}: POST {row['path']}, {CLIENTS} clients × {n}",
             "value": f"median {row['median_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms, {row['requests_per_second']:.0f}/s",
         }
+        if row.get("cpu_ms_per_request") is not None:
+            line["value"] += f"; {row['cpu_ms_per_request']:.2f} ms CPU in-process"
         if "met" in row:
             line["value"] += f" = {row['median_ratio']:.1f}x / {row['p99_ratio']:.1f}x trivial"
             line["target"] = f"<= {TARGET_RATIO:g}x trivial"

@@ -15,18 +15,21 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Field, Layout, Row
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .presentation import ALL_TILE_CHIPS, Standing, TileChip, hand_standing, problem_message, tile_chips
+from .presentation import (
+    ALL_TILE_CHIPS, TILE_NAMES, Standing, TileChip, hand_standing, problem_message, tile_chips,
+)
 from .scoring import (
     PRESET_HANZI, PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, Tile, TileSyntaxError,
     check, format_tiles, parse_tile, parse_tiles, settle,
 )
 
-TILE_CHOICES = [
-    (suit_name, [(f"{rank}{suit}", f"{rank}{suit_name}") for rank in range(1, 10)])
-    for suit, suit_name in (("m", "万"), ("p", "筒"), ("s", "条"))
+TILE_CHOICES = [  # 1万 … 9条, or 1-character … 9-bamboo in English
+    (suit_name, [(f"{rank}{suit}", format_lazy(TILE_NAMES[suit], rank=rank)) for rank in range(1, 10)])
+    for suit, suit_name in (("m", _("万")), ("p", _("筒")), ("s", _("条")))
 ]
 MELD_CHOICES = [("", "—"), ("pong", _("碰")), ("men", _("闷豆")), ("zhuanwan", _("转弯豆")), ("dian", _("点豆"))]
 RESULT_CHOICES = [("discard", _("点炮")), ("self_draw", _("自摸")), ("draw", _("荒庄"))]
@@ -74,7 +77,8 @@ def _seat_choices(names: list[str], blank: str | None = None) -> list[tuple[Any,
 class RoundForm(forms.Form):
     """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
 
-    preset = forms.ChoiceField(label=_("规则"), choices=list(PRESET_HANZI.items()), initial="guiyang")
+    preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
+                               initial="guiyang")
     jian_dou_san = _switch(_("见豆三（每个豆都算 3）"))
     stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
                             widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
@@ -576,7 +580,7 @@ class RoundEntry:
 
     @property
     def rules_label(self) -> str:
-        return PRESET_HANZI[self.rules.preset]
+        return gettext(PRESET_HANZI[self.rules.preset])
 
     def _value(self, name: str) -> Any:
         """A round-form field's current value (bound data, else initial)."""

@@ -11,6 +11,8 @@ import secrets
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import get_language
 
 
 def new_token() -> str:
@@ -44,6 +46,8 @@ class Evening(models.Model):
         if self.title:
             return self.title
         when = timezone.localtime(self.created_at)
+        if not (get_language() or "zh-hans").startswith("zh"):
+            return date_format(when, "M j, H:i")  # Nov 30, 21:05
         return f"{when.month}月{when.day}日 {when:%H:%M}"
 
 

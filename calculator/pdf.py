@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .presentation import present
+from .presentation import chinese_page, detail_text, present, tile_name
 from .scoring import WON
 from .scoring.record import DECLARED_HANZI
 from .scoring.tiles import SUIT_HANZI
@@ -142,14 +142,15 @@ def tiles_hanzi(tiles) -> str:
     by_suit: dict[str, list[int]] = {}
     for tile in sorted(tiles):
         by_suit.setdefault(tile.suit, []).append(tile.rank)
+    suit_names = SUIT_HANZI if chinese_page() else {suit: suit for suit in SUIT_HANZI}  # 123万 or 123m
     return " ".join(
-        "".join(map(str, ranks)) + SUIT_HANZI[suit] for suit, ranks in by_suit.items()
+        "".join(map(str, ranks)) + suit_names[suit] for suit, ranks in by_suit.items()
     )
 
 
 def meld_hanzi(meld, names: list[str]) -> str:
     """碰 1条 ← 北, 闷豆 9筒, 点豆 5条 ← 西."""
-    text = f"{meld.hanzi} {meld.tile.hanzi}"
+    text = detail_text(f"{meld.hanzi} {meld.tile.hanzi}")
     if meld.from_seat is not None:
         text += f" ← {names[meld.from_seat]}"
     return text
@@ -159,12 +160,12 @@ def outcome_hanzi(record, names: list[str]) -> str:
     outcome = record.outcome
     if outcome.is_draw:
         return _("荒庄（没人胡）")
-    wins = "、".join(
-        _("{name} 胡 {tile}").format(name=names[w.seat], tile=w.tile.hanzi) for w in outcome.winners
+    wins = _("、").join(
+        _("{name} 胡 {tile}").format(name=names[w.seat], tile=tile_name(w.tile)) for w in outcome.winners
     )
     if outcome.is_self_draw:
         how = _("杠上开花") if outcome.after_kong else _("自摸")
-        return f"{wins}（{how}）"
+        return _("{hands}（{how}）").format(hands=wins, how=how)
     if outcome.robbed:
         return _("{wins}（抢 {seat} 的杠）").format(wins=wins, seat=names[outcome.from_seat])
     how = _("热炮") if outcome.hot_kong else _("点炮")
@@ -201,11 +202,11 @@ def receipt_context(settlement) -> dict:
         seats.append({
             "row": row,
             "won": hand.status == WON,
-            "win_tile": next((w.tile.hanzi for w in record.outcome.winners if w.seat == row.seat), ""),
+            "win_tile": next((tile_name(w.tile) for w in record.outcome.winners if w.seat == row.seat), ""),
             "concealed": tiles_hanzi(seat.concealed),
             "melds": [meld_hanzi(m, names) for m in seat.melds],
-            "discards": " ".join(t.hanzi for t in seat.discards),
-            "declared": DECLARED_HANZI.get(seat.declared or "", ""),
+            "discards": " ".join(tile_name(t) for t in seat.discards),
+            "declared": _(DECLARED_HANZI[seat.declared]) if seat.declared else "",
             "xiang_gong": seat.xiang_gong,
             "net": signed(row.net),
             "money": signed(row.money),
@@ -225,6 +226,6 @@ def receipt_context(settlement) -> dict:
         "columns": two_columns(view.groups),
         "dealer": names[record.dealer],
         "outcome": outcome_hanzi(record, names),
-        "turned": record.turned.hanzi if record.turned else "",
+        "turned": tile_name(record.turned) if record.turned else "",
         "options": ", ".join(f"{key}={value}" for key, value in options.items()),
     }

@@ -5,15 +5,17 @@ thing in the same words. No arithmetic happens in templates; it happens here or 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .scoring import (
-    GROUP_ORDER, PATTERN_HANZI, PRESET_HANZI, Hand, Item, Problem, RuleSet, Settlement, Tile, best_reading,
+    GROUP_ORDER, PATTERN_HANZI, Hand, Item, Problem, RuleSet, Settlement, Tile, best_reading,
     waits_of,
 )
 
@@ -48,6 +50,89 @@ REASON_TITLES = {
     "penalty.xiang_gong": gettext_lazy("相公"),
 }
 
+# Names the scoring engine keeps in hanzi (its data stays Chinese); shown in the reader's language.
+PATTERN_TITLES = {
+    "ping_hu": gettext_lazy("平胡"),
+    "da_dui_zi": gettext_lazy("大对子"),
+    "xiao_qi_dui": gettext_lazy("小七对"),
+    "qing_yi_se": gettext_lazy("清一色"),
+    "qing_da_dui": gettext_lazy("清大对"),
+    "qing_qi_dui": gettext_lazy("清七对"),
+    "long_qi_dui": gettext_lazy("龙七对"),
+    "qing_long_qi_dui": gettext_lazy("清龙七对"),
+}
+PRESET_TITLES = {"guiyang": gettext_lazy("贵阳"), "anshun": gettext_lazy("安顺"), "xingyi": gettext_lazy("兴义")}
+TILE_NAMES = {"m": gettext_lazy("{rank}万"), "p": gettext_lazy("{rank}筒"), "s": gettext_lazy("{rank}条")}
+
+# The words of an item's `detail` (scoring writes e.g. "清大对 15，自摸" or "闷豆 9筒").
+DETAIL_TERMS = {
+    "报听": pgettext_lazy("settlement item", "报听"),
+    "自摸": pgettext_lazy("settlement item", "自摸"),
+    "杠上开花": pgettext_lazy("settlement item", "杠上开花"),
+    "抢杠按清一色": pgettext_lazy("settlement item", "抢杠按清一色"),
+    "热炮": pgettext_lazy("settlement item", "热炮"),
+    "杀报": pgettext_lazy("settlement item", "杀报"),
+    "碰": pgettext_lazy("settlement item", "碰"),
+    "闷豆": pgettext_lazy("settlement item", "闷豆"),
+    "转弯豆": pgettext_lazy("settlement item", "转弯豆"),
+    "点豆": pgettext_lazy("settlement item", "点豆"),
+    "憨包豆": pgettext_lazy("settlement item", "憨包豆"),
+    "幺鸡": pgettext_lazy("settlement item", "幺鸡"),
+    "金鸡": pgettext_lazy("settlement item", "金鸡"),
+    "翻牌鸡": pgettext_lazy("settlement item", "翻牌鸡"),
+    "冲锋鸡": pgettext_lazy("settlement item", "冲锋鸡"),
+    "冲锋金鸡": pgettext_lazy("settlement item", "冲锋金鸡"),
+    "责任鸡": pgettext_lazy("settlement item", "责任鸡"),
+    "责任金鸡": pgettext_lazy("settlement item", "责任金鸡"),
+    "包鸡": pgettext_lazy("settlement item", "包鸡"),
+    "查叫": pgettext_lazy("settlement item", "查叫"),
+    "过水包牌": pgettext_lazy("settlement item", "过水包牌"),
+    "相公": pgettext_lazy("settlement item", "相公"),
+    **{hanzi: PATTERN_TITLES[key] for key, hanzi in PATTERN_HANZI.items()},
+}
+_DETAIL_WORDS = re.compile(
+    r"抢杠包(?P<players>\d+)家|(?P<rank>[1-9])(?P<suit>[万筒条])|"
+    + "|".join(re.escape(term) for term in sorted(DETAIL_TERMS, key=len, reverse=True))
+)
+_SUIT_OF_HANZI = {"万": "m", "筒": "p", "条": "s"}
+
+
+def chinese_page() -> bool:
+    return (get_language() or "zh-hans").startswith("zh")
+
+
+def pattern_title(key: str | None) -> str:
+    """平胡, 清一色 … in the reader's language ("" for no pattern)."""
+    return str(PATTERN_TITLES[key]) if key else ""
+
+
+def preset_title(key: str) -> str:
+    return str(PRESET_TITLES[key])
+
+
+def tile_name(tile: Tile) -> str:
+    """9筒 in Chinese, 9-dot in English."""
+    return tile.hanzi if chinese_page() else str(TILE_NAMES[tile.suit]).format(rank=tile.rank)
+
+
+def detail_text(detail: str) -> str:
+    """An item's detail, or a problem's tile/meld, in the reader's language.
+
+    Scoring writes these in a closed vocabulary of rule terms and tiles; in Chinese they are
+    shown as written, in any other language word by word."""
+    if not detail or chinese_page():
+        return detail
+
+    def word(match: re.Match) -> str:
+        if match["players"]:
+            return pgettext("settlement item", "抢杠包{n}家").format(n=match["players"])
+        if match["rank"]:
+            return str(TILE_NAMES[_SUIT_OF_HANZI[match["suit"]]]).format(rank=match["rank"])
+        return str(DETAIL_TERMS[match[0]])
+
+    text = _DETAIL_WORDS.sub(word, detail).replace("，", ", ")
+    return text[:1].upper() + text[1:]
+
 
 def format_money(amount: Decimal) -> str:
     """Money without trailing zeros: 16.0 → 16, 6.50 → 6.5, with a sign for losses."""
@@ -57,7 +142,9 @@ def format_money(amount: Decimal) -> str:
 
 def problem_message(problem: Problem) -> str:
     """A scoring problem in the reader's language (the templates are marked for translation)."""
-    return _(problem.template).format(field=problem.field, seat=problem.seat, **problem.params)
+    params = {key: detail_text(value) if key in ("tile", "meld") and isinstance(value, str) else value
+              for key, value in problem.params.items()}
+    return _(problem.template).format(field=problem.field, seat=problem.seat, **params)
 
 
 @dataclass(frozen=True)
@@ -122,7 +209,8 @@ class SettlementView:
 
 def line_for(item: Item, names: list[str]) -> Line:
     title = str(REASON_TITLES.get(item.reason, item.reason))
-    detail = item.detail if item.detail and item.detail != title else ""
+    detail = detail_text(item.detail)
+    detail = detail if detail != title else ""
     text = _("{payer} 付 {payee} {points} 番：{what}").format(
         payer=names[item.payer], payee=names[item.payee], points=item.points, what=detail or title
     )
@@ -143,9 +231,9 @@ def present(settlement: Settlement) -> SettlementView:
             seat=hand.seat,
             name=names[hand.seat],
             status=str(STATUS_TITLES[hand.status]),
-            pattern=PATTERN_HANZI.get(hand.pattern or "", ""),
+            pattern=pattern_title(hand.pattern),
             value=hand.value,
-            waits=" ".join(w.tile.hanzi for w in hand.waits),
+            waits=" ".join(tile_name(w.tile) for w in hand.waits),
             net=settlement.net[hand.seat],
             money=format_money(settlement.money[hand.seat]),
             is_dealer=hand.seat == record.dealer,
@@ -159,7 +247,7 @@ def present(settlement: Settlement) -> SettlementView:
         matrix=[(names[p], row) for p, row in enumerate(settlement.matrix)],
         names=names,
         next_dealer=names[settlement.next_dealer],
-        preset=PRESET_HANZI[record.rules.preset],
+        preset=preset_title(record.rules.preset),
         stake=format_money(record.stake),
         preset_key=record.rules.preset,
     )
@@ -256,10 +344,10 @@ def hand_standing(
         reading = best_reading(hand, rules.patterns)
         if reading is None:
             return Standing("not_winning", _("没胡成"))
-        return Standing("won", _("胡了"), PATTERN_HANZI[reading.pattern], reading.value + bonus)
+        return Standing("won", _("胡了"), pattern_title(reading.pattern), reading.value + bonus)
     waits = waits_of(hand, rules.patterns)
     if not waits:
         return Standing("not_ready", _("没叫"))
     best = max(waits, key=lambda w: w.value)
-    return Standing("ready", _("有叫"), PATTERN_HANZI[best.pattern], best.value + bonus,
+    return Standing("ready", _("有叫"), pattern_title(best.pattern), best.value + bonus,
                     tuple(tile_chips(w.tile for w in waits)))

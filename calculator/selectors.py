@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, format_points, format_signed_money, present
-from .scoring import PATTERN_HANZI, PRESET_HANZI, Item, Settlement, analyse, parse_record, ruleset_from_dict
+from .presentation import format_money, format_points, format_signed_money, pattern_title, preset_title, present
+from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .settle_up import minimum_transfers
 
 # -- lookups -----------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def next_dealer(*, evening: Evening) -> int:
 
 
 def _pattern(settlement: dict[str, Any], seat: int) -> str:
-    return PATTERN_HANZI.get(settlement["hands"][seat].get("pattern") or "", "")
+    return pattern_title(settlement["hands"][seat].get("pattern"))
 
 
 def round_outcome_text(record: dict[str, Any], settlement: dict[str, Any], names: list[str]) -> str:
@@ -172,7 +172,10 @@ def round_outcome_text(record: dict[str, Any], settlement: dict[str, Any], names
         seat = winners[0]["seat"]
         hands = _("{name} 胡 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
     else:
-        hands = "、".join(f"{names[w['seat']]} {_pattern(settlement, w['seat'])}" for w in winners)
+        # Translators: "、" separates the winners of one discard; "{name} {pattern}" is one of them.
+        hands = _("、").join(
+            _("{name} {pattern}").format(name=names[w["seat"]], pattern=_pattern(settlement, w["seat"])) for w in winners
+        )
     if outcome.get("robbed"):
         how = _("{name} 被抢杠")
     elif len(winners) > 1:
@@ -181,7 +184,7 @@ def round_outcome_text(record: dict[str, Any], settlement: dict[str, Any], names
         how = _("{name} 热炮")
     else:
         how = _("{name} 点炮")
-    text = f"{hands}（{how.format(name=names[source])}）"
+    text = _("{hands}（{how}）").format(hands=hands, how=how.format(name=names[source]))
     if any(w.get("passed_before") for w in winners):
         text += " " + _("过水包牌")
     return text
@@ -318,7 +321,7 @@ def rules_in_words(rules: dict[str, Any]) -> list[tuple[str, str]]:
     dou = (_("见豆三：每个豆都是 3") if r.jian_dou_san else
            _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values))
     lines = [
-        ("preset", _("{place}规则").format(place=PRESET_HANZI[r.preset])),
+        ("preset", _("{place}规则").format(place=preset_title(r.preset))),
         ("self_draw", str(_WORDS["self_draw"][r.self_draw])
          + (_("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus) if r.kong_bloom_bonus else "")),
         ("dou", dou),
@@ -341,7 +344,7 @@ def rules_headline(rules: dict[str, Any]) -> str:
     """A short label for the header: 贵阳 · 见豆三."""
     r = ruleset_from_dict(rules)
     extra = r.options()
-    label = PRESET_HANZI[r.preset]
+    label = preset_title(r.preset)
     if extra.get("jian_dou_san"):
         label += " · " + _("见豆三")
     if len(extra) - ("jian_dou_san" in extra) > 0:

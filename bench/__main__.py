@@ -35,7 +35,8 @@ def _run_part(name: str, quick: bool, out_dir: Path) -> dict:
     command = [sys.executable, "-m", f"bench.{name}", "--json", str(out)] + (["--quick"] if quick else [])
     start, load_before = time.perf_counter(), os.getloadavg()[0]
     try:
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=PART_TIMEOUT)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=PART_TIMEOUT,
+                              check=False)
     except subprocess.TimeoutExpired:
         return {"part": name, "ok": False, "failures": [f"timed out after {PART_TIMEOUT} s"]}
     seconds = time.perf_counter() - start
@@ -62,10 +63,12 @@ def print_table(results: dict) -> None:
     rows = [("figure", "value", "target", "")]
     for name, part in results["parts"].items():
         load = part.get("load", {})
-        rows.append((f"== {PARTS[name]}  ({part.get('seconds', 0):.0f} s; load average"
-                     f" {load.get('before', 0):.1f} → {load.get('after', 0):.1f} on {os.cpu_count()} cores)", "", "", ""))
+        heading = (f"== {PARTS[name]}  ({part.get('seconds', 0):.0f} s; load average"
+                   f" {load.get('before', 0):.1f} → {load.get('after', 0):.1f} on {os.cpu_count()} cores)")
+        rows.append((heading, "", "", ""))
         for line in part.get("summary", []):
-            rows.append(("  " + line["figure"], line["value"], line.get("target", ""), _mark(line.get("met"))))
+            met = _mark(line.get("met"))
+            rows.append(("  " + line["figure"], line["value"], line.get("target", ""), met))
         for missing in part.get("missing", []):
             rows.append(("  MISSING", missing, "", ""))
         for failure in part.get("failures", []):
@@ -89,7 +92,7 @@ def main() -> None:
         "quick": args.quick,
         "machine": machine(),
         "git": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                              capture_output=True, text=True).stdout.strip(),
+                              capture_output=True, text=True, check=False).stdout.strip(),
         "parts": {},
     }
     with tempfile.TemporaryDirectory(prefix="zhuoji-bench-") as tmp:
@@ -101,7 +104,8 @@ def main() -> None:
 
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
-    (out / "latest.json").write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(results, ensure_ascii=False, indent=1) + "\n"
+    (out / "latest.json").write_text(text, encoding="utf-8")
     m = results["machine"]
     print(f"\n{m['nproc']} cores, {m['cpu']}, Python {m['python']}, commit {results['git']}"
           + (", --quick" if args.quick else ""))

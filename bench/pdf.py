@@ -13,6 +13,7 @@ of the rendering thread, since the machine is shared; the wall clock is shown be
 """
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -80,8 +81,6 @@ def _pages(pdf: bytes) -> int | None:
 
 
 def evening_tokens_from_env() -> dict:
-    import json
-
     return json.loads(os.environ["BENCH_EVENING"])
 
 
@@ -90,15 +89,16 @@ def run(quick: bool) -> dict:
     results: dict = {"part": "pdf", "rows": [], "failures": [], "summary": []}
     with prepared_site(seed_rounds=ROUNDS) as site:
         tokens = evening_tokens(site)
+        code = f"import json; from bench.pdf import _measure; print(json.dumps(_measure({repeats})))"
         done = subprocess.run(
-            [sys.executable, "-c", f"import json; from bench.pdf import _measure; print(json.dumps(_measure({repeats})))"],
+            [sys.executable, "-c", code],
             cwd=ROOT, env=site.env, capture_output=True, text=True, check=False,
         )
     if done.returncode:
         results["failures"].append(f"rendering failed: {done.stderr.strip()[-1500:]}")
         results["ok"] = False
         return results
-    m = __import__("json").loads(done.stdout.strip().splitlines()[-1])
+    m = json.loads(done.stdout.strip().splitlines()[-1])
     report, line = statistics.median(m["report_s"]), statistics.median(m["one_line_s"])
     report_wall, line_wall = statistics.median(m["report_wall_s"]), statistics.median(m["one_line_wall_s"])
     row = {

@@ -28,8 +28,8 @@ def records(n: int, seed: int, players: int | None = None) -> tuple[list[dict], 
     random_record = random_generator()
     if random_record is None:
         pool = [r for r in examples() if players is None or len(r["seats"]) == players]
-        return [pool[i % len(pool)] for i in range(n)], (
-            f"the RULES examples, cycled (random_record has not landed)")
+        source = "the RULES examples, cycled (random_record has not landed)"
+        return [pool[i % len(pool)] for i in range(n)], source
     rng = random.Random(seed)
     out: list[dict] = []
     while len(out) < n:

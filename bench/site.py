@@ -84,7 +84,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def get(port: int, path: str, headers: dict[str, str] | None = None, timeout: float = 30) -> tuple[int, dict, bytes]:
+def get(port: int, path: str, headers: dict[str, str] | None = None,
+        timeout: float = 30) -> tuple[int, dict, bytes]:
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
         conn.request("GET", path, headers=headers or {})

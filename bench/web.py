@@ -63,7 +63,8 @@ def _send(port: int, request: Request) -> tuple[int, float]:
     return status, time.perf_counter() - start
 
 
-def hammer(port: int, requests: list[Request], clients: int = CLIENTS) -> tuple[list[float], list[int], float]:
+def hammer(port: int, requests: list[Request],
+           clients: int = CLIENTS) -> tuple[list[float], list[int], float]:
     """Send every request once from `clients` threads; latencies, statuses, wall seconds."""
     latencies: list[float] = [0.0] * len(requests)
     statuses: list[int] = [0] * len(requests)
@@ -97,6 +98,10 @@ def _csrf(port: int) -> str:
     raise RuntimeError(f"GET /round/ ({status}) set no csrftoken cookie")
 
 
+def _form_body(data: dict) -> bytes:
+    return urlencode(data, doseq=True).encode()
+
+
 def _requests(port: int, n: int) -> tuple[dict[str, list[Request]], str]:
     from tests.round_form_data import record_to_post_data
 
@@ -112,8 +117,7 @@ def _requests(port: int, n: int) -> tuple[dict[str, list[Request]], str]:
         "trivial": [Request("POST", "/bench/trivial", b, json_type) for b in bodies],
         "api": [Request("POST", "/api/settle", b, json_type) for b in bodies],
         "preview": [
-            Request("POST", "/round/preview/", urlencode(record_to_post_data(r), doseq=True).encode(), form_headers)
-            for r in pool
+            Request("POST", "/round/preview/", _form_body(record_to_post_data(r)), form_headers) for r in pool
         ],
     }, source
 
@@ -121,8 +125,9 @@ def _requests(port: int, n: int) -> tuple[dict[str, list[Request]], str]:
 def _cpu_per_request(site, n: int) -> dict[str, float]:
     """Median CPU ms per request of each endpoint, in-process through Django's test client: the
     app's own cost, free of the network, gunicorn and the other work on the machine."""
-    done = subprocess.run([sys.executable, "-c", f"import json; from bench.web import _cpu_inside; print(json.dumps(_cpu_inside({n})))"],
-                          cwd=ROOT, env=site.env, capture_output=True, text=True, check=False)
+    code = f"import json; from bench.web import _cpu_inside; print(json.dumps(_cpu_inside({n})))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=site.env,
+                          capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"in-process timing failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -140,12 +145,12 @@ def _cpu_inside(n: int) -> dict[str, float]:
     client = Client(HTTP_HOST=HOST)
     client.get("/round/")
     token = client.cookies["csrftoken"].value
+    htmx = {"HTTP_X_CSRFTOKEN": token, "HTTP_HX_REQUEST": "true"}
+    form = "application/x-www-form-urlencoded"
     calls = {
         "trivial": [("/bench/trivial", json.dumps(r), "application/json", {}) for r in pool],
         "api": [("/api/settle", json.dumps(r), "application/json", {}) for r in pool],
-        "preview": [("/round/preview/", urlencode(record_to_post_data(r), doseq=True),
-                     "application/x-www-form-urlencoded", {"HTTP_X_CSRFTOKEN": token, "HTTP_HX_REQUEST": "true"})
-                    for r in pool],
+        "preview": [("/round/preview/", _form_body(record_to_post_data(r)), form, htmx) for r in pool],
     }
     out = {}
     for name, requests in calls.items():
@@ -198,11 +203,13 @@ def run(quick: bool) -> dict:
     for row in results["rows"][1:]:
         row["median_ratio"] = row["median_ms"] / base["median_ms"]
         row["p99_ratio"] = row["p99_ms"] / base["p99_ms"]
-        row["met"] = row["median_ratio"] <= TARGET_RATIO and row["p99_ratio"] <= TARGET_RATIO and not row["errors"]
+        within = row["median_ratio"] <= TARGET_RATIO and row["p99_ratio"] <= TARGET_RATIO
+        row["met"] = within and not row["errors"]
     for row in results["rows"]:
         line = {
             "figure": f"{row['what']}: POST {row['path']}, {CLIENTS} clients × {n}",
-            "value": f"median {row['median_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms, {row['requests_per_second']:.0f}/s",
+            "value": f"median {row['median_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms,"
+                     f" {row['requests_per_second']:.0f}/s",
         }
         if row.get("cpu_ms_per_request") is not None:
             line["value"] += f"; {row['cpu_ms_per_request']:.2f} ms CPU in-process"

@@ -68,7 +68,8 @@ def weigh(port: int, path: str) -> dict:
     if status != 200:
         raise RuntimeError(f"GET {path} answered {status}")
     html = _decoded(headers, body).decode("utf-8", errors="replace")
-    files = [{"url": path, "type": headers.get("content-type", ""), "encoding": headers.get("content-encoding", ""),
+    files = [{"url": path, "type": headers.get("content-type", ""),
+              "encoding": headers.get("content-encoding", ""),
               "bytes": _wire_bytes(status, headers, body), "body": len(body)}]
     parser = _Assets()
     parser.feed(html)
@@ -128,7 +129,8 @@ def run(quick: bool) -> dict:
             encoding = row["files"][0]["encoding"] or "uncompressed"
             results["summary"].append({
                 "figure": f"{name}: GET {shown} + {row['requests'] - 1} files",
-                "value": f"{row['total_bytes'] / 1000:.1f} kB (HTML {row['html_bytes_as_served'] / 1000:.1f} kB"
+                "value": f"{row['total_bytes'] / 1000:.1f} kB"
+                         f" (HTML {row['html_bytes_as_served'] / 1000:.1f} kB"
                          f" {encoding}; {row['html_bytes_if_gzipped'] / 1000:.1f} kB if gzipped);"
                          f" {len(row['foreign'])} third-party",
                 "target": f"< {TARGET_BYTES / 1000:g} kB, none third-party",

@@ -117,7 +117,28 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class RecordField(forms.JSONField):
+    """A round record in a hidden field: a JSON object.
+
+    The page writes it from the previewed record, so anything else was made by hand. json.loads
+    raises RecursionError (not a decode error) on deep nesting: that is refused here too. What
+    is stored is the record as scoring rebuilds it, so stray keys or text never reach the
+    database.
+    """
+
+    default_error_messages = {"invalid": _("修改没有保存：表单不完整，请重新改一次。")}
+
+    def to_python(self, value):
+        try:
+            record = super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if record is not None and not isinstance(record, dict):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return record
+
+
 class CorrectionConfirmForm(VersionForm):
     """确认修改: the corrected record, exactly as previewed, and the version it was based on."""
 
-    record = forms.JSONField(widget=forms.HiddenInput)
+    record = RecordField(widget=forms.HiddenInput)

@@ -51,9 +51,13 @@ def _tile_field(label, blank, **kw) -> forms.ChoiceField:
     return forms.ChoiceField(label=label, required=False, choices=lambda: [("", blank), *TILE_CHOICES], **kw)
 
 
+MAX_NOTATION = 100  # 14 tiles typed one by one with names and spaces ("1万 2万 …") is about 50
+
+
 def _notation(label, **kw) -> forms.CharField:
     attrs = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tile-notation"}
-    return forms.CharField(label=label, required=False, widget=forms.TextInput(attrs=attrs), **kw)
+    return forms.CharField(label=label, required=False, max_length=MAX_NOTATION,
+                           widget=forms.TextInput(attrs=attrs), **kw)
 
 
 def _helper(*layout, show_labels: bool = True) -> FormHelper:

@@ -1,5 +1,6 @@
-"""Language choice: Chinese for everyone until a player picks English with the switch."""
+"""Middleware of the app: the language choice, and the cap on request size."""
 from django.conf import settings
+from django.http import HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
@@ -18,3 +19,24 @@ class SwitchOnlyLocaleMiddleware(LocaleMiddleware):
             code = settings.LANGUAGE_CODE
         translation.activate(code)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+def request_size_cap(get_response):
+    """413 for a body over settings.MAX_REQUEST_BYTES, before anything reads it.
+
+    DATA_UPLOAD_MAX_MEMORY_SIZE caps form fields but not uploaded files, which Django streams
+    to a temporary file, and the CSRF check reads the whole body before any view could look at
+    its size. Gunicorn sets no limit of its own.
+    """
+
+    def middleware(request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads a body of unknown length as empty
+        if length > settings.MAX_REQUEST_BYTES:
+            return HttpResponse("413: the request is too large.", status=413,
+                                content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware

@@ -10,7 +10,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -49,6 +49,13 @@ def evening_rounds_queryset(*, evening: Evening) -> QuerySet[Round]:
 def round_get(*, evening: Evening, number: int) -> Round:
     """One round of the evening by its number; raises Round.DoesNotExist."""
     return Round.objects.select_related("evening").get(evening=evening, number=number)
+
+
+def round_was_deleted(*, evening: Evening, number: int) -> bool:
+    """Whether the evening had a round with this number and it was deleted (numbers are never
+    reused, so such a number stays empty)."""
+    return (Change.objects.filter(evening=evening, round_number=number, kind=Change.DELETED).exists()
+            and not Round.objects.filter(evening=evening, number=number).exists())
 
 
 # -- totals ------------------------------------------------------------------------------------
@@ -136,10 +143,18 @@ def evening_chart_svg(*, evening: Evening) -> str:
 
 
 def next_round_number(*, evening: Evening) -> int:
-    """The number the next round will get: one past the highest (numbers are never reused
-    while a higher round exists; `services.round_record` does the same under a lock)."""
-    last = evening_rounds_queryset(evening=evening).last()
-    return last.number + 1 if last else 1
+    """The number the next round will get: one past the highest the evening ever used.
+
+    A deleted round keeps its number in the history, so a number is never reused: a
+    correction or delete form left open on a round that is gone then finds nothing, instead of
+    landing on a new round that took the same number and version. `services.round_record`
+    calls this under the evening's lock.
+    """
+    highest = [
+        Round.objects.filter(evening=evening).aggregate(n=Max("number"))["n"] or 0,
+        Change.objects.filter(evening=evening).aggregate(n=Max("round_number"))["n"] or 0,
+    ]
+    return max(highest) + 1
 
 
 def next_dealer(*, evening: Evening) -> int:
@@ -384,7 +399,7 @@ def evening_board(*, evening: Evening) -> EveningBoard:
         rounds=[round_row(r, names) for r in reversed(rounds)],
         chart_svg=_chart(_running(names, nets)),
         next_dealer=names[last.next_dealer if last else evening.first_dealer],
-        next_number=last.number + 1 if last else 1,
+        next_number=next_round_number(evening=evening),
         stake=format_money(Decimal(evening.stake)),
         rules_headline=rules_headline(evening.rules),
         rules_words=rules_in_words(evening.rules),

@@ -7,6 +7,7 @@ the second submit, and a correction sees the version the last one left.
 """
 from __future__ import annotations
 
+import math
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -14,12 +15,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from . import selectors
 from .models import Change, Evening, PaidTransfer, Player, Round
-from .presentation import format_money
+from .presentation import format_money, present
 from .scoring import RecordInvalid, Settlement, rules_for, ruleset_from_dict, settle_record
 from .scoring.problems import gettext_noop as _noop
 from .scoring.problems import problem
@@ -27,6 +28,10 @@ from .scoring.record import MAX_NAME, MAX_STAKE
 from .settle_up import minimum_transfers
 
 EXPORT_FORMAT = "zhuoji.evening/1"
+MAX_TITLE = 60  # Evening.title
+MAX_BY = 40  # Change.by
+MAX_COUNT = 2**31 - 1  # the positive integer columns (round numbers, versions, points)
+MAX_JSON_DEPTH = 32  # an export nests about ten levels deep
 
 
 class RoundVersionConflict(Exception):
@@ -51,12 +56,19 @@ def _clean_names(names: list[str]) -> list[str]:
     cleaned = [" ".join(str(n).split()) for n in names]
     if not 3 <= len(cleaned) <= 4:
         raise ValidationError("an evening has 3 or 4 players", code="players")
-    if any(not n or len(n) > MAX_NAME for n in cleaned):
+    if any(not n or len(n) > MAX_NAME or "\x00" in n for n in cleaned):  # PostgreSQL text holds no NUL
         raise ValidationError("every player needs a name of at most %(max)s characters",
                               code="name", params={"max": MAX_NAME})
     if len(set(cleaned)) != len(cleaned):
         raise ValidationError("two players have the same name", code="name_twice")
     return cleaned
+
+
+def _clean_title(title: str) -> str:
+    title = str(title).strip()[:MAX_TITLE]
+    if "\x00" in title:
+        raise ValidationError("the title holds a NUL character", code="title")
+    return title
 
 
 def _clean_stake(stake: Decimal | str) -> Decimal:
@@ -88,7 +100,7 @@ def evening_create(
     if not 0 <= first_dealer < len(names):
         raise ValidationError("the first dealer must be one of the seats", code="dealer")
     evening = Evening.objects.create(
-        title=title.strip()[:60], stake=stake, rules=rules.to_dict(), first_dealer=first_dealer
+        title=_clean_title(title), stake=stake, rules=rules.to_dict(), first_dealer=first_dealer
     )
     Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(names))
     return evening
@@ -103,6 +115,8 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     The options are written out in full (not just those differing from the preset), so that a
     later change to a preset's defaults can never re-score a stored round differently.
     """
+    if not isinstance(record, Mapping):
+        raise RecordInvalid([problem("bad_record", _noop("牌局记录必须是一个 JSON 对象。"))])
     names = [p.name for p in evening.players.all()]
     seats = record.get("seats")
     if not isinstance(seats, list) or len(seats) != len(names):
@@ -167,7 +181,7 @@ def round_record(
         if existing is not None:
             return existing
     settlement = settle_record(_evening_record(evening, record, evening.rules))
-    number = (evening.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    number = selectors.next_round_number(evening=evening)
     now = timezone.now()
     round_ = Round(evening=evening, number=number, idempotency_key=idempotency_key,
                    created_at=now, updated_at=now)
@@ -286,19 +300,79 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
     }
 
 
+def _check_storable(data: Any) -> None:
+    """Refuse what no column can hold, before the database is asked: NUL characters (PostgreSQL
+    text), lone surrogates (UTF-8), NaN and infinities (JSON) and absurd nesting."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValidationError("nested too deeply", code="damaged")
+        if isinstance(value, Mapping):
+            stack.extend((item, depth + 1) for pair in value.items() for item in pair)
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str):
+            if "\x00" in value or _has_surrogate(value):
+                raise ValidationError("a text holds a NUL or a lone surrogate", code="damaged")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValidationError("a number is not finite", code="damaged")
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _count(value: Any, *, low: int = 1) -> int:
+    """An integer for a positive integer column (no bool, no float, no overflow)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_COUNT:
+        raise ValueError(f"not a count: {value!r:.40}")
+    return value
+
+
 def _check_round(data: Mapping[str, Any], players: int) -> None:
     net, items = data["net"], data["settlement"]["items"]
-    if not all(0 <= data[k] < players for k in ("dealer", "next_dealer")) or data["number"] < 1:
+    if not all(0 <= _count(data[k], low=0) < players for k in ("dealer", "next_dealer")):
         raise ValidationError("round %(n)s: seats out of range", params={"n": data["number"]})
+    _count(data["number"]), _count(data["version"])
     if not (isinstance(net, list) and len(net) == players and all(isinstance(v, int) for v in net)):
         raise ValidationError("round %(n)s: a net per player", params={"n": data["number"]})
     derived = [0] * players
     for item in items:
-        derived[item["payer"]] -= item["points"]
+        if not all(0 <= _count(item[k], low=0) < players for k in ("payer", "payee")):
+            raise ValidationError("round %(n)s: an item between unknown seats", params={"n": data["number"]})
+        derived[item["payer"]] -= _count(item["points"], low=0)
         derived[item["payee"]] += item["points"]
     if derived != net or data["settlement"]["net"] != net:
         raise ValidationError("round %(n)s: the net is not the sum of its items", params={"n": data["number"]})
     ruleset_from_dict(data["rules"])
+
+
+def _check_change(data: Mapping[str, Any]) -> None:
+    if data["kind"] not in dict(Change.KINDS):
+        raise ValidationError("unknown kind of change", code="history")
+    _count(data["round_number"])
+    if not isinstance(data["by"], str) or len(data["by"]) > MAX_BY:
+        raise ValidationError("who changed a round is a name", code="history")
+    for snapshot in (data["before"], data["after"]):
+        if snapshot is not None and not isinstance(snapshot, Mapping):
+            raise ValidationError("a round as it was is an object", code="history")
+
+
+def _check_readable(evening: Evening) -> None:
+    """Read the imported evening back the way its pages and PDFs do: an export whose parts are
+    well-formed JSON but do not fit together fails here, inside the import's transaction,
+    rather than on every later visit."""
+    selectors.evening_board(evening=evening)
+    selectors.evening_history(evening=evening)
+    selectors.evening_settle_up(evening=evening)
+    selectors.evening_report_rounds(evening=evening)
+    for round_ in selectors.evening_rounds_queryset(evening=evening).select_related("evening"):
+        present(selectors.stored_settlement(round_))
 
 
 @transaction.atomic
@@ -307,6 +381,7 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
         raise ValidationError("not a Zhuoji evening export", code="format")
     try:
+        _check_storable(data)
         names = _clean_names(list(data["players"]))
         if names != list(data["players"]):
             raise ValidationError("player names must be stored trimmed", code="name")
@@ -314,10 +389,14 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
             raise ValidationError("the rules are not complete", code="rules")
         if not 0 <= int(data["first_dealer"]) < len(names):
             raise ValidationError("the first dealer is not one of the seats", code="dealer")
-        if any(c["kind"] not in dict(Change.KINDS) for c in data["history"]):
-            raise ValidationError("unknown kind of change", code="history")
+        for change in data["history"]:
+            _check_change(change)
+        for mark in data["paid"]:
+            _count(mark["points"])
+            if not all(_count(mark[k], low=0) < len(names) for k in ("payer", "payee")):
+                raise ValidationError("a paid mark between unknown seats", code="paid")
         evening = Evening.objects.create(
-            title=str(data.get("title", ""))[:60],
+            title=_clean_title(data.get("title", "")),
             created_at=datetime.fromisoformat(data["created_at"]),
             stake=_clean_stake(data["stake"]),
             rules=data["rules"],
@@ -344,7 +423,10 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
                          paid_at=datetime.fromisoformat(p["paid_at"]))
             for p in data["paid"]
         )
-    except (KeyError, TypeError, ValueError, AttributeError, IntegrityError) as error:
+        _check_readable(evening)
+    # A damaged export can break any assumption of the code that reads it back; the database
+    # refuses what slipped through (DatabaseError), and the transaction takes everything back.
+    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, DatabaseError) as error:
         raise ValidationError("the export is incomplete or damaged: %(error)s",
                               code="damaged", params={"error": error}) from error
     return evening

@@ -70,7 +70,7 @@ def test_a_three_player_evening_leaves_the_fourth_seat_empty(client):
 )
 def test_an_evening_that_cannot_be_played_is_shown_again_with_the_problem(client, changes, message):
     response = client.post(reverse("calculator:evening_new"), evening_post(**changes))
-    assert response.status_code == 200 and Evening.objects.count() == 0
+    assert response.status_code == 400 and Evening.objects.count() == 0
     form = response.context["form"]
     assert form.errors
     if message != "stake":
@@ -145,7 +145,7 @@ def test_an_invalid_round_is_shown_again_with_its_problems_and_the_same_key(clie
     data = round_post("E1", idempotency_key=key)
     data["seat0-concealed"] = "234m"
     response = client.post(url("evening_round_new", evening), data)
-    assert response.status_code == 200 and Round.objects.count() == 0
+    assert response.status_code == 400 and Round.objects.count() == 0
     assert key in response.content.decode()
 
 
@@ -217,6 +217,20 @@ def test_a_preview_based_on_an_old_version_shows_the_new_version(client):
     services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
     response = client.post(url("evening_round_edit", evening, 1), round_post("E3", version="1"), follow=True)
     assert "有人刚改过这一局" in response.content.decode()
+
+
+@pytest.mark.parametrize("form", ["evening_round_edit_confirm", "evening_round_edit", "evening_round_delete"])
+def test_a_form_left_open_on_a_deleted_round_is_told_and_never_lands_on_a_new_round(client, form):
+    evening = make_evening()
+    _first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_delete(round=second)
+    (new,) = record_rounds(evening, ["E3"])
+    data = {**round_post("E4"), "record": json.dumps(example_record("E4")), "version": "1"}
+    response = client.post(url(form, evening, 2), data, follow=True)
+    assert response.redirect_chain[-1][0] == url("evening_detail", evening)
+    assert "有人刚改过这一局" in response.content.decode()
+    assert Round.objects.get(pk=new.pk).version == 1 and Round.objects.count() == 2
+    assert client.post(url(form, evening, 9), data).status_code == 404  # never existed
 
 
 def test_deleting_asks_first_then_deletes_and_keeps_the_history(client):
@@ -321,7 +335,7 @@ def test_export_and_import_through_the_pages(client):
 def test_a_damaged_import_is_refused_with_a_message(client):
     upload = SimpleUploadedFile("evening.json", b"{not json", content_type="application/json")
     response = client.post(reverse("calculator:evening_import"), {"file": upload})
-    assert response.status_code == 200 and "损坏" in response.content.decode()
+    assert response.status_code == 400 and "损坏" in response.content.decode()
     assert Evening.objects.count() == 0
 
 

@@ -89,7 +89,7 @@ def test_a_broken_round_comes_back_with_the_problem_next_to_the_seat_and_saves_n
         response = client.post(ROUND_URL, record_to_post_data(record))
 
     html = text(response)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "calculator/round_new.html" in [t.name for t in response.templates]
     assert "南 有 12 张牌，应该是 13 张" in seat_card(html, 1)
     assert "应该是" not in seat_card(html, 0)

@@ -228,6 +228,30 @@ def test_numbers_continue_after_the_highest_round():
     assert services.round_record(evening=evening, record=example_record("E4")).number == 4
 
 
+def test_a_deleted_last_rounds_number_is_never_reused():
+    """Else a correction left open on the deleted round would land on the new one: same
+    number, same version 1."""
+    evening = make_evening()
+    _first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_delete(round=second)
+    assert selectors.next_round_number(evening=evening) == 3
+    assert services.round_record(evening=evening, record=example_record("E3")).number == 3
+    with pytest.raises(services.RoundVersionConflict) as conflict:
+        services.round_correct(round=second, record=example_record("E4"), expected_version=1)
+    assert conflict.value.current is None
+
+
+def test_a_record_that_is_not_an_object_is_refused_without_a_crash():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    for record in ([], "E1", None, 7):
+        with pytest.raises(RecordInvalid):
+            services.round_record(evening=evening, record=record)
+        with pytest.raises(RecordInvalid):
+            services.round_correct(round=round_, record=record, expected_version=1)
+    assert Round.objects.count() == 1 and Round.objects.get().version == 1
+
+
 # -- paid marks --------------------------------------------------------------------------------
 
 

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "calculator.middleware.request_size_cap",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "calculator.middleware.SwitchOnlyLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -138,6 +139,7 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 # Hostile input: a round record is a few kilobytes; nothing legitimate comes near these caps.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
+MAX_REQUEST_BYTES = 10 * 1024 * 1024  # whole bodies, files included: an imported evening is at most 8 MB
 
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)

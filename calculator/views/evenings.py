@@ -34,6 +34,12 @@ ME_SESSION_KEY = "zhuoji-me"
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
 
 
+def _refused(response: HttpResponse) -> HttpResponse:
+    """A submitted form that was not saved comes back with its problems shown, as 400."""
+    response.status_code = 400
+    return response
+
+
 def _private(response: HttpResponse) -> HttpResponse:
     """Evening pages are reached by secret address: keep them out of caches and search engines."""
     response["Cache-Control"] = "private, no-store"
@@ -90,7 +96,8 @@ def evening_new(request):
             form.add_error(None, error)
         else:
             return redirect("calculator:evening_detail", token=evening.token)
-    return render(request, "calculator/evening/new.html", {"form": form})
+    response = render(request, "calculator/evening/new.html", {"form": form})
+    return _refused(response) if request.method == "POST" else response
 
 
 # -- the evening page --------------------------------------------------------------------------
@@ -112,7 +119,7 @@ def evening_me(request, evening: Evening):
     """我是…: remember which player holds this phone, so the history can say who changed what."""
     seat = request.POST.get("seat", "")
     choices = request.session.get(ME_SESSION_KEY, {})
-    if seat.isdigit() and int(seat) < evening.players.count():
+    if seat in {str(s) for s in range(evening.players.count())}:  # "²".isdigit(), yet int("²") fails
         choices[str(evening.pk)] = int(seat)
     else:
         choices.pop(str(evening.pk), None)
@@ -213,7 +220,8 @@ def round_new(request, evening: Evening):
         "next_number": selectors.next_round_number(evening=evening),
         "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
     }
-    return render(request, "calculator/evening/round_new.html", context)
+    response = render(request, "calculator/evening/round_new.html", context)
+    return _refused(response) if request.method == "POST" else response
 
 
 @require_POST
@@ -243,6 +251,8 @@ def round_detail(request, evening: Evening, number: int):
 @editing
 def round_edit(request, evening: Evening, number: int):
     """改一局 (R42): the round form pre-filled; a valid submit shows before/after to confirm."""
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
     round_ = _round(evening, number)
     version_form = VersionForm(request.POST or None, initial={"version": round_.version})
     entry = _entry(evening, request.POST if request.method == "POST" else None,
@@ -262,7 +272,16 @@ def round_edit(request, evening: Evening, number: int):
             "after_summary": selectors.round_outcome_text(entry.record, entry.settlement.to_dict(), names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
         })
-    return render(request, "calculator/evening/round_edit.html", context)
+    response = render(request, "calculator/evening/round_edit.html", context)
+    return _refused(response) if request.method == "POST" and not entry.is_valid() else response
+
+
+def _deleted_meanwhile(request, evening: Evening, number: int) -> HttpResponse | None:
+    """A form posted about a round someone deleted since it was opened gets the conflict
+    answer (the evening, and why), not a bare 404."""
+    if request.method == "POST" and selectors.round_was_deleted(evening=evening, number=number):
+        return _conflict(request, evening, number)
+    return None
 
 
 def _conflict(request, evening: Evening, number: int):
@@ -275,6 +294,8 @@ def _conflict(request, evening: Evening, number: int):
 @require_POST
 @editing
 def round_edit_confirm(request, evening: Evening, number: int):
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
     round_ = _round(evening, number)
     form = CorrectionConfirmForm(request.POST)
     if not form.is_valid():
@@ -296,6 +317,8 @@ def round_edit_confirm(request, evening: Evening, number: int):
 @editing
 def round_delete(request, evening: Evening, number: int):
     """删一局: a confirmation page, then the delete; the round stays readable in the history."""
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
     round_ = _round(evening, number)
     if request.method == "POST":
         form = VersionForm(request.POST)
@@ -310,7 +333,8 @@ def round_delete(request, evening: Evening, number: int):
     names = selectors.evening_names(evening=evening)
     context = {**_base_context(request, evening), "round": round_, "row": selectors.round_row(round_, names),
                "changes": selectors.round_correction_preview(round_=round_, after_net=[0] * len(names))}
-    return render(request, "calculator/evening/round_delete.html", context)
+    response = render(request, "calculator/evening/round_delete.html", context)
+    return _refused(response) if request.method == "POST" else response
 
 
 @require_GET
@@ -337,13 +361,15 @@ def evening_settle(request, evening: Evening):
 def transfer_paid(request, evening: Evening):
     """已付 / 撤回 on one transfer; htmx swaps the settle-up partial, plain forms redirect."""
     form = PaidForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        mark = services.transfer_mark_paid if data["paid"] else services.transfer_mark_unpaid
-        try:
-            mark(evening=evening, payer=data["payer"], payee=data["payee"], points=data["points"])
-        except services.TransferNotInPlan:
-            messages.warning(request, _("总分刚变过，结账方案也跟着变了，请再看一遍。"))
+    if not form.is_valid():  # the buttons send these hidden fields; only a hand-made request fails
+        message = _("这笔转账的信息不完整，请刷新后再点。")
+        return _refused(HttpResponse(message, content_type="text/plain; charset=utf-8"))
+    data = form.cleaned_data
+    mark = services.transfer_mark_paid if data["paid"] else services.transfer_mark_unpaid
+    try:
+        mark(evening=evening, payer=data["payer"], payee=data["payee"], points=data["points"])
+    except services.TransferNotInPlan:
+        messages.warning(request, _("总分刚变过，结账方案也跟着变了，请再看一遍。"))
     if request.htmx:
         context = {**_base_context(request, evening), "settle": selectors.evening_settle_up(evening=evening)}
         return render(request, "calculator/partials/_evening_settle.html", context)
@@ -400,19 +426,24 @@ def evening_export(request, evening: Evening):
     return response
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
 @require_http_methods(["GET", "POST"])
 def evening_import(request):
     """Open a copy of an exported evening under new addresses."""
-    error = ""
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        try:
-            if upload is None or upload.size > MAX_IMPORT_BYTES:
-                raise ValueError("no file, or too big")
-            data = json.loads(upload.read().decode("utf-8"))
-            evening = services.evening_import(data=data)
-        except (ValueError, UnicodeDecodeError, ValidationError):
-            error = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")
-        else:
-            return redirect("calculator:evening_detail", token=evening.token)
-    return render(request, "calculator/evening/import.html", {"error": error})
+    if request.method == "GET":
+        return render(request, "calculator/evening/import.html", {"error": ""})
+    upload = request.FILES.get("file")  # bodies over settings.MAX_REQUEST_BYTES never get here
+    if upload is not None and upload.size > MAX_IMPORT_BYTES:
+        return render(request, "calculator/evening/import.html", {"error": _("这个文件太大了。")}, status=413)
+    try:
+        if upload is None:
+            raise ValueError("no file")
+        data = json.loads(upload.read().decode("utf-8"), parse_constant=_not_json)
+        evening = services.evening_import(data=data)
+    except (ValueError, RecursionError, ValidationError):  # UnicodeDecodeError is a ValueError
+        error = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")
+        return _refused(render(request, "calculator/evening/import.html", {"error": error}))
+    return redirect("calculator:evening_detail", token=evening.token)

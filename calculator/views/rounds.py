@@ -13,15 +13,17 @@ def _players(params) -> int:
 
 @require_http_methods(["GET", "POST"])
 def round_new(request):
-    """GET: the entry page. POST: the result page, or the entry page again with every problem."""
+    """GET: the entry page. POST: the result page, or the entry page again with every problem (400)."""
     if request.method == "GET":
         entry = RoundEntry(players=_players(request.GET))
         return render(request, "calculator/round_new.html", {"entry": entry})
     entry = RoundEntry(request.POST, players=_players(request.POST))
-    if "edit" not in request.POST and entry.is_valid():
+    if "edit" in request.POST:  # back from the result page to change something
+        return render(request, "calculator/round_new.html", {"entry": entry})
+    if entry.is_valid():
         return render(request, "calculator/round_result.html",
                       {"entry": entry, "result": present(entry.settlement)})
-    return render(request, "calculator/round_new.html", {"entry": entry})
+    return render(request, "calculator/round_new.html", {"entry": entry}, status=400)
 
 
 @require_POST

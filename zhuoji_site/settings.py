@@ -1,7 +1,9 @@
 """Settings for Zhuoji, driven by the environment with safe defaults.
 
 A fresh checkout runs with no environment at all (DEBUG on, SQLite). Production sets
-DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and usually DATABASE_URL.
+DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and usually DATABASE_URL; a secret key from the
+environment means production, so DEBUG is then off unless DJANGO_DEBUG=1 says otherwise.
+README.md ("Deploy") lists every variable.
 """
 import os
 from pathlib import Path
@@ -27,7 +29,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", not os.environ.get("DJANGO_SECRET_KEY"))
 
 _DEV_SECRET = "django-insecure-zhuoji-development-key-not-for-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _DEV_SECRET if DEBUG else "")
@@ -117,7 +119,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

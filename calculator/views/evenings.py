@@ -47,18 +47,26 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def editing(view):
-    """Look the evening up by its edit token (404 if unknown) and pass it on."""
+def _by_address(kwarg: str, find):
+    """A view decorator: look the evening up by the address in `kwarg` (404 if unknown)."""
 
-    @wraps(view)
-    def wrapper(request, token: str, *args, **kwargs):
-        try:
-            evening = selectors.evening_for_editing(token=token)
-        except Evening.DoesNotExist:
-            raise Http404 from None
-        return _private(view(request, evening, *args, **kwargs))
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            try:
+                evening = find(kwargs.pop(kwarg))
+            except Evening.DoesNotExist:
+                raise Http404 from None
+            return _private(view(request, evening, *args, **kwargs))
 
-    return wrapper
+        return wrapper
+
+    return decorator
+
+
+# /e/<token>/ may change the evening; /v/<read_token>/ may only look.
+editing = _by_address("token", lambda token: selectors.evening_for_editing(token=token))
+reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
 
 
 def _round(evening: Evening, number: int) -> Round:
@@ -128,31 +136,25 @@ def evening_me(request, evening: Evening):
 
 
 @require_GET
-def evening_follow(request, read_token: str):
+@reading
+def evening_follow(request, evening: Evening):
     """The read-only address: totals, chart and rounds, refreshed by htmx polling."""
-    try:
-        evening = selectors.evening_for_reading(read_token=read_token)
-    except Evening.DoesNotExist:
-        raise Http404 from None
     board = selectors.evening_board(evening=evening)
     context = {"evening": evening, "board": board, "read_only": True, "refreshed_at": timezone.now()}
     if request.htmx:
-        return _private(render(request, "calculator/partials/_evening_live.html", context))
-    return _private(render(request, "calculator/evening/follow.html", context))
+        return render(request, "calculator/partials/_evening_live.html", context)
+    return render(request, "calculator/evening/follow.html", context)
 
 
 @require_GET
-def follow_round(request, read_token: str, number: int):
+@reading
+def follow_round(request, evening: Evening, number: int):
     """One round with its items, for the phones that follow the evening (no edit buttons)."""
-    try:
-        evening = selectors.evening_for_reading(read_token=read_token)
-    except Evening.DoesNotExist:
-        raise Http404 from None
     round_ = _round(evening, number)
     context = {"evening": evening, "read_only": True, "round": round_,
                "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
                "view": present(selectors.stored_settlement(round_))}
-    return _private(render(request, "calculator/evening/round_detail.html", context))
+    return render(request, "calculator/evening/round_detail.html", context)
 
 
 @require_GET
@@ -400,21 +402,21 @@ def _pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     return response
 
 
-@require_GET
-@editing
-def evening_report_pdf(request, evening: Evening):
+def _report_pdf(request, evening: Evening) -> HttpResponse:
     pdf = render_pdf("calculator/pdf/evening_report.html", _report_context(evening), request=request)
     return _pdf_response(pdf, f"zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.pdf")
 
 
 @require_GET
-def follow_report_pdf(request, read_token: str):
-    try:
-        evening = selectors.evening_for_reading(read_token=read_token)
-    except Evening.DoesNotExist:
-        raise Http404 from None
-    pdf = render_pdf("calculator/pdf/evening_report.html", _report_context(evening), request=request)
-    return _private(_pdf_response(pdf, f"zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.pdf"))
+@editing
+def evening_report_pdf(request, evening: Evening):
+    return _report_pdf(request, evening)
+
+
+@require_GET
+@reading
+def follow_report_pdf(request, evening: Evening):
+    return _report_pdf(request, evening)
 
 
 @require_GET

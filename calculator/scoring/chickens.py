@@ -33,10 +33,12 @@ class ChickenWorth:
         return self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng
 
 
-def _is_chong_feng(record: RoundRecord, seat: int) -> bool:
-    first = record.first_yaoji
-    return (first is not None and first.seat == seat and first.claimed_by is None
-            and record.rules.chong_feng > 0)
+def _chong_feng_worth(record: RoundRecord, seat: int, gold: bool) -> int:
+    """冲锋鸡 (R22): the worth of this seat's unclaimed first 幺鸡; 0 where there is none (兴义)."""
+    first, rules = record.first_yaoji, record.rules
+    if first is None or first.seat != seat or first.claimed_by is not None:
+        return 0
+    return rules.chong_feng_gold if gold else rules.chong_feng
 
 
 def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
@@ -61,10 +63,9 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
             turned[meld.tile] += meld.size
 
     discards = list(data.discards)
-    chong_feng = 0
-    if _is_chong_feng(record, seat):  # 冲锋鸡 (R22) replaces that one 幺鸡's normal worth
+    chong_feng = _chong_feng_worth(record, seat, gold)
+    if chong_feng:  # 冲锋鸡 replaces that one 幺鸡's normal worth
         discards.remove(YAOJI)
-        chong_feng = rules.chong_feng_gold if gold else rules.chong_feng
     counted = {"all": kinds | {YAOJI}, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
     for tile in discards:
         if tile not in counted:

@@ -13,6 +13,12 @@ from functools import lru_cache
 
 from .tiles import ALL_KINDS, KINDS, Tile
 
+# R7's order, lowest first: breaks ties when house points make two readings equal, so that a hand
+# that is also a 大对子 is never scored as a 平胡 (which would need a pass, R15).
+PATTERN_RANK = {key: rank for rank, key in enumerate((
+    "ping_hu", "da_dui_zi", "xiao_qi_dui", "qing_yi_se", "qing_da_dui", "qing_qi_dui", "long_qi_dui",
+    "qing_long_qi_dui",
+))}
 PATTERN_HANZI = {
     "ping_hu": "平胡",
     "da_dui_zi": "大对子",
@@ -200,7 +206,7 @@ def best_reading(hand: Hand, patterns: Mapping[str, int]) -> Reading | None:
     found = patterns_of(hand)
     if not found:
         return None
-    best = max(found, key=lambda key: (patterns[key], key))
+    best = max(found, key=lambda key: (patterns[key], PATTERN_RANK[key]))
     return Reading(best, patterns[best])
 
 
@@ -242,6 +248,6 @@ def waits_of(hand: Hand, patterns: Mapping[str, int]) -> list[Wait]:
     for kind in sorted(found):
         if hand.held(kind) >= 4:
             continue
-        best = max(found[kind], key=lambda key: (patterns[key], key))
+        best = max(found[kind], key=lambda key: (patterns[key], PATTERN_RANK[key]))
         waits.append(Wait(ALL_KINDS[kind], best, patterns[best]))
     return waits

@@ -1,7 +1,8 @@
 """Problems with a round record (RULES §5): stable codes, the seat, a message in plain words.
 
-Messages are English templates marked with `gettext_noop` so that Django's makemessages finds
-them; the web layer translates `template` and fills in `params`. This module stays free of
+Messages are Chinese templates (the players' language) marked with `gettext_noop` so that
+Django's makemessages finds them; the web layer translates `template` into the reader's language
+and fills in `params`. This module stays free of
 Django: the marker is a local identity function.
 """
 from __future__ import annotations

@@ -162,7 +162,7 @@ class RoundRecord:
         return [s for s in range(self.players) if s != seat]
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form; `parse_record(r.to_dict())` gives back an equal record."""
+        """The canonical JSON form (tiles sorted); parsing it gives back an equivalent record."""
         return {
             "preset": self.rules.preset,
             "options": self.rules.options(),
@@ -177,6 +177,11 @@ class RoundRecord:
             ),
             "outcome": self.outcome.to_dict(),
         }
+
+
+def _decimals(amount: Decimal) -> int:
+    """Decimal places the value needs: "5.00000" needs none, "0.25" two."""
+    return max(0, -amount.normalize().as_tuple().exponent)
 
 
 class _Reader:
@@ -255,7 +260,7 @@ class _Reader:
             if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
                 raise InvalidOperation
             stake = Decimal(str(raw).strip())
-            if not stake.is_finite() or stake <= 0 or stake > MAX_STAKE or stake.as_tuple().exponent < -4:
+            if not stake.is_finite() or stake <= 0 or stake > MAX_STAKE or _decimals(stake) > 4:
                 raise InvalidOperation
         except (InvalidOperation, ValueError):
             self.add("bad_option", _("底注要是正数，例如 0.5 或 5。"), field="stake")
@@ -288,6 +293,8 @@ class _Reader:
             if from_seat == seat:
                 self.add("bad_meld", _("{meld}不能碰杠自己打出的牌。"),
                          seat=seat, field=field, meld=meld.hanzi)
+        if meld.kind == "men" and raw.get("from") is not None:
+            self.add("bad_meld", _("闷豆是自己摸齐的四张，不是从别人那里来的。"), seat=seat, field=field)
         if meld.kind == "dian" and raw.get("from") is None:
             self.add("bad_meld", _("点豆要写明是谁打出的牌。"), seat=seat, field=field)
         return meld

@@ -84,13 +84,14 @@ def _settle_win(table: Table) -> None:
 def settle(record: RoundRecord, hands: tuple[SeatAnalysis, ...] | None = None) -> Settlement:
     """Settle a record that `check` has passed."""
     hands = hands if hands is not None else analyse(record)
-    table = Table(record, hands, burned=burned_seats(record))
+    table = Table(record, hands)
     outcome = record.outcome
     if outcome.is_draw:
         settle_cha_jiao(table)
     elif any(w.passed_before for w in outcome.winners):
-        settle_passed_win(table)
+        settle_passed_win(table)  # the whole settlement: nobody's 豆 or 鸡 counts, nobody is burned
     else:
+        table.burned = burned_seats(record)
         kong = hot_kong_meld(record)
         if kong is not None and record.rules.hot_shot_burn == "kong":
             table.dead_kong = (outcome.from_seat, kong)

@@ -115,6 +115,8 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
             outcome.is_self_draw or outcome.hot_kong is not None or outcome.robbed
             or record.seats[outcome.from_seat].declared is not None
             or rules.pass_dou == "off" or reading.pattern != "ping_hu"
+            # A declarer's hand is worth its bonus on top (安顺 scores 天听 as 清一色): above 平胡.
+            or record.seats[seat].declared is not None
         )
         passes = PASS_KINDS[rules.pass_dou]
         if not exempt and not any(m.kind in passes for m in record.seats[seat].kongs):

@@ -5,11 +5,16 @@ other items; each row's arithmetic is in its comment. "worth" is a seat's chicke
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from calculator.scoring import settle_record
 
 from .factory import discard_win, item_set, record, seat, settle
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 
 # ---------------------------------------------------------------------------------- R19 翻牌鸡
 
@@ -280,3 +285,11 @@ def test_r24_a_burned_seat_neither_collects_nor_pays_back(preset, net):
     s = settle(HOT_NOT_READY, discard_win(2, (0, "5m"), hot_kong="9m"), preset=preset,
                options={"chicken_collectors": "ready_or_pay"})
     assert s.net == net
+
+
+def test_r22_a_gold_chong_feng_counts_even_where_the_plain_one_is_off():
+    # E2 with chong_feng 0 but chong_feng_gold still 4: turned 9条 makes 幺鸡 gold, so seat 2's
+    # unclaimed first 幺鸡 is a 冲锋金鸡 worth 4 and E2's nets stand.
+    data = json.loads((EXAMPLES / "E2.json").read_text())
+    data["options"] = {"chong_feng": 0}
+    assert settle_record(data).net == [-29, 59, -1, -29]

@@ -76,3 +76,10 @@ def test_r8_the_jiao_value_is_the_best_pattern_over_the_waits():
     # 112233m 445566p 77s + 7s reads as 7 pairs or as 123 123 456 456 77 — the wait on 7s scored 10.
     h = hand("112233m445566p77s")
     assert is_complete(h)
+
+
+def test_r7_equal_house_points_never_turn_a_da_dui_zi_into_a_ping_hu():
+    # 111222333m reads as triplets or as sequences; with both worth 1 the hand is still read as
+    # the higher pattern of R7's list, so it needs no pass (R15).
+    points = {**PRESETS["guiyang"].patterns, "da_dui_zi": 1}
+    assert best_reading(hand("111222333m444p55s"), points).pattern == "da_dui_zi"

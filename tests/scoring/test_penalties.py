@@ -134,3 +134,19 @@ def test_r37_xiang_gong_cannot_win():
     with pytest.raises(RecordInvalid) as caught:
         settle_record(data)
     assert [(p.code, p.seat) for p in caught.value.problems] == [("bad_outcome", 0)]
+
+
+def test_r36_a_passed_win_burns_nobody_even_on_a_hot_kong():
+    # 安顺 burns a 热炮 discarder (R13), but a 过水 win is the whole settlement (R36): seat 0 pays
+    # each other seat its 大对子 5 and nobody is burned.
+    data = {
+        "preset": "anshun", "dealer": 0, "turned": "4m", "first_yaoji": None,
+        "seats": [{"concealed": "111m222m333s99s777p"}, {"concealed": "234m456m789m55s68p"},
+                  {"concealed": "1m9m2p8p3p4s6s7s2s8s3m5m1s"},
+                  {"concealed": "456s789s123p1s", "melds": [{"type": "kong", "kind": "men", "tile": "5p"}]}],
+        "outcome": {"type": "win", "from": 3, "hot_kong": "5p",
+                    "winners": [{"seat": 0, "tile": "7p", "passed_before": True}]},
+    }
+    result = settle_record(data).to_dict()
+    assert result["net"] == [-15, 5, 5, 5]
+    assert [hand["burned"] for hand in result["hands"]] == [False, False, False, False]

@@ -298,3 +298,20 @@ def test_problems_carry_code_seat_field_and_message():
 @pytest.mark.parametrize("data", [None, [], "record", 7])
 def test_a_record_that_is_not_an_object(data):
     assert problems(data) == [("bad_record", None)]
+
+
+def test_bad_meld_a_men_dou_from_another_seat():
+    # A 闷豆 is four tiles drawn by the seat itself; naming a source is a mistake (and would let it
+    # pass for a claimed first 幺鸡, R23).
+    data = edit(lambda d: d["seats"][0]["melds"].append({"type": "kong", "kind": "men", "tile": "9m", "from": 1}))
+    assert ("bad_meld", 0) in problems(data)
+
+
+@pytest.mark.parametrize("stake", ["5.00000", "0.25", "1000000"])
+def test_a_stake_is_judged_by_its_value_not_its_spelling(stake):
+    assert settle_record(edit(lambda d: d.update(stake=stake))).net == [5, 0, -5, 0]
+
+
+@pytest.mark.parametrize("stake", ["0.00001", "0", "-1", "abc", "1e7"])
+def test_bad_stakes_are_refused(stake):
+    assert problems(edit(lambda d: d.update(stake=stake))) == [("bad_option", None)]

@@ -289,9 +289,22 @@ def test_r15_a_declarers_discard_needs_no_pass(preset, declared, net):
     assert item_set(s, "bao.kill") == [(2, 0, net[0] - 1, "bao.kill", "R31")]
 
 
-def test_r15_a_winner_that_declared_still_needs_a_pass():
+@pytest.mark.parametrize(("preset", "declared", "value"), [
+    ("guiyang", "hard", 1 + 20),
+    ("anshun", "soft", 1 + 10),
+    ("xingyi", "hard", 1 + 10),
+])
+def test_r15_a_declared_ping_hu_needs_no_pass(preset, declared, value):
+    # RULE-DECISIONS #2: a declarer's hand is worth 平胡 + its bonus (安顺 counts 天听 as 清一色),
+    # so it is "above 平胡" and may win on a discard without a 豆. V = 1 + bonus, paid by seat 2.
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")), preset=preset)
+    data["seats"][0]["declared"] = declared
+    s = settle_record(data)
+    assert item_set(s, "hu.discard") == [(2, 0, value, "hu.discard", "R11")]
+
+
+def test_r15_the_same_ping_hu_undeclared_still_needs_a_pass():
     data = record([PING_BARE, READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")))
-    data["seats"][0]["declared"] = "hard"
     assert codes(data) == [("needs_dou", 0)]
 
 

@@ -18,7 +18,7 @@ def score_text(text: str) -> tuple[dict, bool]:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        return RecordInvalid([problem("bad_record", _("The record is not valid JSON."))]).to_dict(), False
+        return RecordInvalid([problem("bad_record", _("记录不是有效的 JSON。"))]).to_dict(), False
     try:
         return settle_record(data).to_dict(), True
     except RecordInvalid as invalid:

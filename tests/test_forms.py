@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from django.http import QueryDict
 
-from calculator.forms import RoundEntry
+from calculator.round_entry import RoundEntry
 from calculator.scoring import PRESETS, parse_record
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
 

@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from calculator import selectors, services
 from calculator.evening_forms import EveningForm
-from calculator.forms import MAX_NOTATION, RoundEntry
+from calculator.forms import MAX_NOTATION
 from calculator.models import Change, Evening, Player, Round
 from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused
+from calculator.round_entry import RoundEntry
 from calculator.scoring import ruleset_from_dict
 from calculator.views import evenings as evening_views
 from tests.factories import NAMES, example_record, make_evening, record_rounds

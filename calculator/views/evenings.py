@@ -24,10 +24,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import selectors, services
 from ..evening_forms import CorrectionConfirmForm, EveningForm, PaidForm, VersionForm
-from ..forms import RoundEntry
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import present
+from ..round_entry import RoundEntry
 from ..scoring import RecordInvalid, ruleset_from_dict
 
 ME_SESSION_KEY = "zhuoji-me"

@@ -2,8 +2,8 @@
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..forms import RoundEntry
 from ..presentation import present
+from ..round_entry import RoundEntry
 
 
 def _players(params) -> int:

@@ -45,6 +45,19 @@ class RoundVersionConflict(Exception):
         self.current = current
 
 
+class IdempotencyKeyReused(Exception):
+    """The form's key already recorded a round, and this submit holds a different round.
+
+    A resubmit of the same form is answered with the round it recorded; a form that was changed
+    after it was saved (back button, edit, submit) must not be taken for one, or the new round
+    would be dropped without a word. `existing` is the round the key recorded.
+    """
+
+    def __init__(self, existing: Round):
+        super().__init__(f"this form already recorded round {existing.number}")
+        self.existing = existing
+
+
 class TransferNotInPlan(Exception):
     """A paid mark for a transfer that the current settle-up does not contain."""
 
@@ -173,14 +186,17 @@ def round_record(
     """记一局: score a round under the evening's rules and store it as round max + 1.
 
     Raises `RecordInvalid` (nothing stored) when the record breaks a rule. A second call with
-    an idempotency key already used in this evening returns that round and stores nothing.
+    an idempotency key already used in this evening stores nothing: it returns that round when
+    the record is the same, and raises `IdempotencyKeyReused` when it is not.
     """
     evening = _lock(evening)
+    settlement = settle_record(_evening_record(evening, record, evening.rules))
     if idempotency_key is not None:
         existing = evening.rounds.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
+            if _stored_record(settlement) != existing.record:
+                raise IdempotencyKeyReused(existing)
             return existing
-    settlement = settle_record(_evening_record(evening, record, evening.rules))
     number = selectors.next_round_number(evening=evening)
     now = timezone.now()
     round_ = Round(evening=evening, number=number, idempotency_key=idempotency_key,

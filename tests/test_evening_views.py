@@ -139,6 +139,21 @@ def test_submitting_the_same_form_twice_records_one_round(client):
     assert Round.objects.count() == 1
 
 
+def test_a_form_resubmitted_with_a_different_round_is_refused_and_kept(client):
+    """Back button, change the hand, submit again: the form's key recorded round 1 already."""
+    evening = make_evening()
+    key = str(uuid.uuid4())
+    client.post(url("evening_round_new", evening), round_post("E1", idempotency_key=key))
+    changed = round_post("E2", idempotency_key=key)
+    response = client.post(url("evening_round_new", evening), changed)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "这张表已经记成第1局了，改动没有保存。请在第1局里改。" in page
+    assert url("evening_round", evening, 1) in page
+    assert f'value="{changed["seat1-concealed"]}"' in page  # the changed form is still there
+    assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
+
+
 def test_an_invalid_round_is_shown_again_with_its_problems_and_the_same_key(client):
     evening = make_evening()
     key = str(uuid.uuid4())

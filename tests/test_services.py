@@ -107,9 +107,20 @@ def test_a_second_submit_with_the_same_key_returns_the_first_round():
     evening = make_evening()
     key = uuid.uuid4()
     first = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
-    again = services.round_record(evening=evening, record=example_record("E2"), idempotency_key=key)
+    again = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
     assert again.pk == first.pk and again.net == expected_net("E1")
     assert Round.objects.count() == 1 and Change.objects.count() == 1
+
+
+def test_a_key_reused_for_a_different_round_is_refused_not_swallowed():
+    evening = make_evening()
+    key = uuid.uuid4()
+    services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    with pytest.raises(services.IdempotencyKeyReused) as reused:
+        services.round_record(evening=evening, record=example_record("E2"), idempotency_key=key)
+    assert reused.value.existing.number == 1
+    assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
+    assert Change.objects.count() == 1
 
 
 def test_the_same_key_in_another_evening_is_a_new_round():

@@ -204,18 +204,22 @@ def round_new(request, evening: Evening):
     """记一局: the round form; a valid submit is stored as the evening's next round."""
     entry = _entry(evening, request.POST if request.method == "POST" else None)
     key = _idempotency_key(request) if request.method == "POST" else None
+    recorded_as = None  # the round this form's key already recorded, when it now holds another
     if request.method == "POST" and entry.is_valid():
         try:
             round_ = services.round_record(evening=evening, record=entry.record,
                                            idempotency_key=key, by=_me(request, evening))
         except RecordInvalid as invalid:  # the entry checked it; only a race could get here
             messages.error(request, "; ".join(p.message for p in invalid.problems))
+        except services.IdempotencyKeyReused as reused:
+            recorded_as = reused.existing
         else:
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))
             return redirect("calculator:evening_detail", token=evening.token)
     context = {
         **_base_context(request, evening),
         "entry": entry,
+        "recorded_as": recorded_as,
         "action": reverse("calculator:evening_round_new", args=[evening.token]),
         "preview_url": reverse("calculator:evening_round_preview", args=[evening.token]),
         "hidden_fields": [("idempotency_key", key or uuid.uuid4())],

@@ -4,27 +4,27 @@
 - `POST /api/receipt.pdf` → 200 with a one-page PDF receipt.
 
 Both take the record as an `application/json` body. Anything wrong with the request or the
-record answers 4xx with `{"errors": [{"code", "seat", "field", "message"}]}`, messages in the
-request's language (Chinese by default). No cookies or sessions are involved, so no CSRF token.
+record answers 4xx with `{"errors": [{"code", "seat", "field", "message"}]}`. The messages are
+Chinese unless the request carries the language switch's cookie (calculator/middleware.py: the
+Accept-Language header is ignored, as on the pages). No session is involved, so no CSRF token.
 """
 from __future__ import annotations
 
-import json
 from functools import wraps
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse, UnreadablePostError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 
+from . import jsonsafe
 from .pdf import receipt_context, render_pdf
 from .presentation import problem_message
 from .scoring import RecordInvalid, Settlement, settle_record
 
 JSON_TYPE = "application/json; charset=utf-8"
-# A round record nests about five levels deep; anything far deeper is not a record.
-MAX_DEPTH = 32
 
 
 class RequestRejected(Exception):
@@ -46,34 +46,12 @@ def errors_response(errors: list[dict[str, Any]], status: int = 400) -> JsonResp
     )
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-def check_text(data: Any) -> None:
-    """Walk the parsed JSON without recursion: limit its depth, refuse NUL characters and
-    lone surrogates (they cannot be stored in PostgreSQL or encoded as UTF-8)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise RequestRejected(400, [error("bad_record", _("牌局记录嵌套太深。"))])
-        if isinstance(value, dict):
-            stack.extend((key, depth + 1) for key in value)
-            stack.extend((item, depth + 1) for item in value.values())
-        elif isinstance(value, list):
-            stack.extend((item, depth + 1) for item in value)
-        elif isinstance(value, str):
-            if "\x00" in value or _has_surrogate(value):
-                raise RequestRejected(400, [error("bad_record", _("牌局记录里有不能用的字符。"))])
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+# What each way `jsonsafe.check_storable` refuses a body reads as.
+_UNSTORABLE = {
+    "depth": gettext_noop("牌局记录嵌套太深。"),
+    "text": gettext_noop("牌局记录里有不能用的字符。"),
+    "number": gettext_noop("请求不是合法的 JSON。"),
+}
 
 
 def read_record(request) -> Any:
@@ -88,10 +66,13 @@ def read_record(request) -> Any:
     except UnreadablePostError:
         raise RequestRejected(400, [error("bad_record", _("没有读到完整的请求。"))]) from None
     try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+        data = jsonsafe.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise RequestRejected(400, [error("bad_record", _("请求不是合法的 JSON。"))]) from None
-    check_text(data)
+    try:
+        jsonsafe.check_storable(data)
+    except jsonsafe.Unstorable as refused:
+        raise RequestRejected(400, [error("bad_record", _(_UNSTORABLE[refused.reason]))]) from None
     return data
 
 

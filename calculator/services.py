@@ -7,7 +7,6 @@ the second submit, and a correction sees the version the last one left.
 """
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -18,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from . import selectors
+from . import jsonsafe, selectors
 from .models import Change, Evening, PaidTransfer, Player, Round
 from .presentation import format_money, present
 from .scoring import RecordInvalid, Settlement, rules_for, ruleset_from_dict, settle_record
@@ -31,7 +30,6 @@ EXPORT_FORMAT = "zhuoji.evening/1"
 MAX_TITLE = 60  # Evening.title
 MAX_BY = 40  # Change.by
 MAX_COUNT = 2**31 - 1  # the positive integer columns (round numbers, versions, points)
-MAX_JSON_DEPTH = 32  # an export nests about ten levels deep
 
 
 class RoundVersionConflict(Exception):
@@ -317,30 +315,12 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
 
 
 def _check_storable(data: Any) -> None:
-    """Refuse what no column can hold, before the database is asked: NUL characters (PostgreSQL
-    text), lone surrogates (UTF-8), NaN and infinities (JSON) and absurd nesting."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_JSON_DEPTH:
-            raise ValidationError("nested too deeply", code="damaged")
-        if isinstance(value, Mapping):
-            stack.extend((item, depth + 1) for pair in value.items() for item in pair)
-        elif isinstance(value, list):
-            stack.extend((item, depth + 1) for item in value)
-        elif isinstance(value, str):
-            if "\x00" in value or _has_surrogate(value):
-                raise ValidationError("a text holds a NUL or a lone surrogate", code="damaged")
-        elif isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError("a number is not finite", code="damaged")
-
-
-def _has_surrogate(text: str) -> bool:
+    """Refuse what no column can hold before the database is asked (see `jsonsafe`)."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+        jsonsafe.check_storable(data)
+    except jsonsafe.Unstorable as refused:
+        raise ValidationError("cannot be stored: %(reason)s", code="damaged",
+                              params={"reason": refused.reason}) from None
 
 
 def _count(value: Any, *, low: int = 1) -> int:

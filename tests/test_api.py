@@ -110,7 +110,8 @@ def test_a_win_without_a_pass_is_rejected_with_needs_dou(client):
 # -- requests that are not a record ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("body", ["{", "{'preset': 'guiyang'}", " ", "[1,]", "NaN", "{\"stake\": Infinity}"])
+@pytest.mark.parametrize("body", ["{", "{'preset': 'guiyang'}", " ", "[1,]", "NaN", "{\"stake\": Infinity}",
+                                  "{\"stake\": 1e999}"])
 def test_malformed_json_answers_400_bad_record(client, body):
     response = post(client, body)
 

@@ -291,6 +291,34 @@ def test_a_transfer_is_marked_paid_without_javascript_and_with_htmx(client):
     assert PaidTransfer.objects.count() == 0
 
 
+PLAN_CHANGED = "总分刚变过，结账方案也跟着变了，请再看一遍。"
+
+
+def stale_transfer(evening: Evening) -> dict:
+    """A transfer of the plan as a page showed it, before another phone recorded a round."""
+    t = selectors.evening_settle_up(evening=evening).transfers[0]
+    record_rounds(evening, ["E2"])
+    return {"payer": t.payer, "payee": t.payee, "points": t.points, "paid": "1"}
+
+
+def test_a_tap_on_a_transfer_the_plan_no_longer_has_is_told_inside_the_swapped_part(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    response = client.post(url("evening_transfer_paid", evening), stale_transfer(evening), **HTMX)
+    assert PLAN_CHANGED in response.content.decode()
+    assert PaidTransfer.objects.count() == 0
+    later = client.get(url("evening_detail", evening)).content.decode()
+    assert PLAN_CHANGED not in later  # not left in the session for the next page
+
+
+def test_without_javascript_the_plan_change_is_told_on_the_settle_page(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    response = client.post(url("evening_transfer_paid", evening), stale_transfer(evening), follow=True)
+    assert response.redirect_chain[-1][0] == url("evening_settle", evening)
+    assert response.content.decode().count(PLAN_CHANGED) == 1
+
+
 def test_the_history_page_lists_each_change(client):
     evening = make_evening()
     first, second = record_rounds(evening, ["E1", "E2"])

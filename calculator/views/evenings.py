@@ -6,7 +6,6 @@ that the full page includes, so each piece of markup exists once.
 """
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from functools import wraps
@@ -22,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import selectors, services
+from .. import jsonsafe, selectors, services
 from ..evening_forms import CorrectionConfirmForm, EveningForm, PaidForm, VersionForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
@@ -372,13 +371,19 @@ def transfer_paid(request, evening: Evening):
         return _refused(HttpResponse(message, content_type="text/plain; charset=utf-8"))
     data = form.cleaned_data
     mark = services.transfer_mark_paid if data["paid"] else services.transfer_mark_unpaid
+    notice = ""
     try:
         mark(evening=evening, payer=data["payer"], payee=data["payee"], points=data["points"])
     except services.TransferNotInPlan:
-        messages.warning(request, _("总分刚变过，结账方案也跟着变了，请再看一遍。"))
+        notice = _("总分刚变过，结账方案也跟着变了，请再看一遍。")
     if request.htmx:
-        context = {**_base_context(request, evening), "settle": selectors.evening_settle_up(evening=evening)}
+        # The swap replaces only the settle-up, which never shows the messages: the notice goes
+        # inside it, and into the session not at all, or it would turn up on some later page.
+        context = {**_base_context(request, evening), "settle": selectors.evening_settle_up(evening=evening),
+                   "notice": notice}
         return render(request, "calculator/partials/_evening_settle.html", context)
+    if notice:
+        messages.warning(request, notice)
     return redirect("calculator:evening_settle", token=evening.token)
 
 
@@ -432,10 +437,6 @@ def evening_export(request, evening: Evening):
     return response
 
 
-def _not_json(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
 @require_http_methods(["GET", "POST"])
 def evening_import(request):
     """Open a copy of an exported evening under new addresses."""
@@ -447,7 +448,7 @@ def evening_import(request):
     try:
         if upload is None:
             raise ValueError("no file")
-        data = json.loads(upload.read().decode("utf-8"), parse_constant=_not_json)
+        data = jsonsafe.loads(upload.read().decode("utf-8"))
         evening = services.evening_import(data=data)
     except (ValueError, RecursionError, ValidationError):  # UnicodeDecodeError is a ValueError
         error = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")

@@ -202,7 +202,7 @@ def round_record(
     _apply(round_, settlement, evening.rules)
     round_.save()
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
-                          by=by[:40], before=None, after=_snapshot(round_))
+                          by=by[:MAX_BY], before=None, after=_snapshot(round_))
     return round_
 
 
@@ -232,7 +232,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     current.updated_at = timezone.now()
     current.save()
     Change.objects.create(evening=evening, round_number=current.number, kind=Change.CORRECTED,
-                          at=current.updated_at, by=by[:40], before=before, after=_snapshot(current))
+                          at=current.updated_at, by=by[:MAX_BY], before=before, after=_snapshot(current))
     return current
 
 
@@ -243,18 +243,14 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
     before = _snapshot(current)
     current.delete()
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
-                          by=by[:40], before=before, after=None)
+                          by=by[:MAX_BY], before=before, after=None)
 
 
 # -- settle-up ---------------------------------------------------------------------------------
 
 
 def _current_plan(evening: Evening) -> set[tuple[int, int, int]]:
-    players = evening.players.count()
-    totals = [0] * players
-    for net in evening.rounds.values_list("net", flat=True):
-        for seat, points in enumerate(net):
-            totals[seat] += points
+    totals = selectors.evening_total_points(evening=evening)
     return {(t.payer, t.payee, t.points) for t in minimum_transfers(totals)}
 
 

@@ -136,8 +136,8 @@ class PaidTransfer(models.Model):
     """已付: a settle-up transfer someone marked as paid.
 
     Settle-up is always recomputed from the totals, so a mark is keyed by the transfer itself
-    (payer seat, payee seat, points): it still shows while that exact transfer is in the plan and
-    quietly stops applying when a correction changes it.
+    (payer seat, payee seat, points): it stays while that exact transfer is in the plan, and the
+    service that records, corrects or deletes a round deletes the marks its new plan drops.
     """
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="paid_transfers")

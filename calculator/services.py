@@ -203,6 +203,7 @@ def round_record(
     round_.save()
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
                           by=by[:MAX_BY], before=None, after=_snapshot(round_))
+    _drop_stale_marks(evening)
     return round_
 
 
@@ -233,6 +234,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     current.save()
     Change.objects.create(evening=evening, round_number=current.number, kind=Change.CORRECTED,
                           at=current.updated_at, by=by[:MAX_BY], before=before, after=_snapshot(current))
+    _drop_stale_marks(evening)
     return current
 
 
@@ -244,6 +246,7 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
     current.delete()
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
                           by=by[:MAX_BY], before=before, after=None)
+    _drop_stale_marks(evening)
 
 
 # -- settle-up ---------------------------------------------------------------------------------
@@ -252,6 +255,17 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
 def _current_plan(evening: Evening) -> set[tuple[int, int, int]]:
     totals = selectors.evening_total_points(evening=evening)
     return {(t.payer, t.payee, t.points) for t in minimum_transfers(totals)}
+
+
+def _drop_stale_marks(evening: Evening) -> None:
+    """Delete the paid marks of transfers the plan no longer has, in the write that changed it.
+
+    A mark is keyed by the transfer itself (payer, payee, points); left in place, it would show
+    as paid again whenever a later plan happened to contain the same transfer.
+    """
+    plan = _current_plan(evening)
+    stale = [m.pk for m in evening.paid_transfers.all() if (m.payer, m.payee, m.points) not in plan]
+    PaidTransfer.objects.filter(pk__in=stale).delete()
 
 
 @transaction.atomic

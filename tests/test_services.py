@@ -298,6 +298,35 @@ def test_paid_marks_stay_on_unchanged_transfers_after_a_correction():
         assert t.paid == ((t.payer, t.payee, t.points) in before)
 
 
+def mark_whole_plan_paid(evening) -> set[tuple[int, int, int]]:
+    plan = {(t.payer, t.payee, t.points) for t in selectors.evening_settle_up(evening=evening).transfers}
+    for payer, payee, points in plan:
+        services.transfer_mark_paid(evening=evening, payer=payer, payee=payee, points=points)
+    return plan
+
+
+def test_a_mark_that_falls_out_of_the_plan_does_not_come_back_with_the_same_transfer():
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    paid = mark_whole_plan_paid(evening)
+    (second,) = record_rounds(evening, ["E2"])  # every E1 transfer leaves the plan
+    assert PaidTransfer.objects.count() == 0
+    services.round_delete(round=second)  # the plan is E1's again: nobody has paid it since
+    plan = selectors.evening_settle_up(evening=evening).transfers
+    assert {(t.payer, t.payee, t.points) for t in plan} == paid
+    assert not any(t.paid for t in plan)
+
+
+def test_a_correction_drops_the_marks_its_new_plan_no_longer_has():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    mark_whole_plan_paid(evening)
+    round_ = services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    assert PaidTransfer.objects.count() == 0
+    services.round_correct(round=round_, record=example_record("E1"), expected_version=2)
+    assert not any(t.paid for t in selectors.evening_settle_up(evening=evening).transfers)
+
+
 # -- export / import ---------------------------------------------------------------------------
 
 

@@ -51,6 +51,12 @@ def round_get(*, evening: Evening, number: int) -> Round:
     return Round.objects.select_related("evening").get(evening=evening, number=number)
 
 
+def evening_version(*, evening: Evening) -> int:
+    """Grows with every change to the evening's rounds: the id of its latest history entry (0
+    before the first). The polling pages send it back, and hear "nothing new" while it holds."""
+    return Change.objects.filter(evening=evening).aggregate(n=Max("id"))["n"] or 0
+
+
 def round_was_deleted(*, evening: Evening, number: int) -> bool:
     """Whether the evening had a round with this number and it was deleted (numbers are never
     reused, so such a number stays empty)."""

@@ -4,6 +4,7 @@ JavaScript would post it; htmx requests get the partials."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -334,15 +335,68 @@ def test_the_share_page_shows_the_read_only_link_and_its_qr_code(client):
     assert follow in page and '<svg class="qr"' in page
 
 
+POLL = "hx-trigger=\"every 5s [document.visibilityState==='visible']\""
+
+
+def polled_version(page: str, address: str) -> str:
+    """The version a page's live part sends back when it polls `address`."""
+    match = re.search(rf'hx-get="{re.escape(address)}\?since=(\d+)"', page)
+    assert match, "the live part does not poll its own address"
+    return match.group(1)
+
+
 def test_the_read_only_page_polls_its_totals_and_never_shows_the_edit_address(client):
     evening = make_evening()
     record_rounds(evening, ["E1"])
     follow = reverse("calculator:evening_follow", args=[evening.read_token])
     page = client.get(follow).content.decode()
-    assert 'hx-trigger="every 5s"' in page and f'hx-get="{follow}"' in page
+    assert POLL in page and polled_version(page, follow)
     assert f'href="{follow}"' in page  # a real link to refresh without JavaScript
     assert evening.token not in page
     assert "+15" in page
+
+
+def test_the_edit_page_polls_its_live_part_too(client):
+    evening = make_evening()
+    page = client.get(url("evening_detail", evening)).content.decode()
+    assert POLL in page and polled_version(page, url("evening_detail", evening))
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_poll_gets_nothing_while_the_evening_is_unchanged(client, read_only):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    address = (reverse("calculator:evening_follow", args=[evening.read_token]) if read_only
+               else url("evening_detail", evening))
+    since = polled_version(client.get(address).content.decode(), address)
+    quiet = client.get(address, {"since": since}, **HTMX)
+    assert quiet.status_code == 204 and quiet.content == b""
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_poll_after_another_phone_recorded_gets_the_new_round(client, read_only):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    address = (reverse("calculator:evening_follow", args=[evening.read_token]) if read_only
+               else url("evening_detail", evening))
+    since = polled_version(client.get(address).content.decode(), address)
+    record_rounds(evening, ["E2"])  # 小李 self-draws, so deals round 3 (R35)
+    fresh = client.get(address, {"since": since}, **HTMX)
+    body = fresh.content.decode()
+    assert fresh.status_code == 200 and body.lstrip().startswith('<div id="evening-live"')
+    assert "第2局 小李 自摸" in body and "<html" not in body
+    assert polled_version(body, address) != since
+    if not read_only:
+        assert "第3局 · 小李 坐庄" in body  # the record button follows too
+    assert client.get(address, {"since": polled_version(body, address)}, **HTMX).status_code == 204
+
+
+def test_the_version_in_an_address_is_ignored_without_htmx(client):
+    evening = make_evening()
+    address = url("evening_detail", evening)
+    since = polled_version(client.get(address).content.decode(), address)
+    page = client.get(address, {"since": since})
+    assert page.status_code == 200 and "<html" in page.content.decode()
 
 
 def test_the_read_only_poll_returns_only_the_live_partial(client):

@@ -110,14 +110,24 @@ def evening_new(request):
 # -- the evening page --------------------------------------------------------------------------
 
 
+def _live(request, evening: Evening, page: str, context: dict) -> HttpResponse:
+    """An evening page, or for its htmx poll only the live part: 204 (htmx then swaps nothing)
+    while the `since` it sends is still the evening's version, so an idle table costs a header
+    instead of the whole board every 5 seconds."""
+    version = selectors.evening_version(evening=evening)  # before the board: a change in between is re-sent
+    if request.htmx and request.GET.get("since") == str(version):
+        return HttpResponse(status=204)
+    context = {**context, "board": selectors.evening_board(evening=evening), "version": version}
+    if request.htmx:
+        return render(request, "calculator/partials/_evening_live.html", context)
+    return render(request, page, context)
+
+
 @require_GET
 @editing
 def evening_detail(request, evening: Evening):
-    board = selectors.evening_board(evening=evening)
-    context = {**_base_context(request, evening), "board": board}
-    if request.htmx:
-        return render(request, "calculator/partials/_evening_live.html", context)
-    return render(request, "calculator/evening/detail.html", context)
+    """The evening; its live part polls too, so two phones that both record see each other's rounds."""
+    return _live(request, evening, "calculator/evening/detail.html", _base_context(request, evening))
 
 
 @require_POST
@@ -138,11 +148,8 @@ def evening_me(request, evening: Evening):
 @reading
 def evening_follow(request, evening: Evening):
     """The read-only address: totals, chart and rounds, refreshed by htmx polling."""
-    board = selectors.evening_board(evening=evening)
-    context = {"evening": evening, "board": board, "read_only": True, "refreshed_at": timezone.now()}
-    if request.htmx:
-        return render(request, "calculator/partials/_evening_live.html", context)
-    return render(request, "calculator/evening/follow.html", context)
+    context = {"evening": evening, "read_only": True, "refreshed_at": timezone.now()}
+    return _live(request, evening, "calculator/evening/follow.html", context)
 
 
 @require_GET

@@ -6,12 +6,9 @@ that the full page includes, so each piece of markup exists once.
 """
 from __future__ import annotations
 
-import re
 import uuid
 from functools import wraps
 
-import qrcode
-import qrcode.image.svg
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
@@ -26,6 +23,7 @@ from ..evening_forms import CorrectionConfirmForm, EveningForm, PaidForm, Versio
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import present
+from ..qr import qr_svg
 from ..round_entry import RoundEntry
 from ..scoring import RecordInvalid, ruleset_from_dict
 
@@ -171,13 +169,6 @@ def evening_share(request, evening: Evening):
     context = {**_base_context(request, evening), "follow_url": follow_url, "edit_url": edit_url,
                "qr_svg": qr_svg(follow_url)}
     return render(request, "calculator/evening/share.html", context)
-
-
-def qr_svg(text: str) -> str:
-    """A QR code as an inline <svg> that scales with its box (no fixed mm size)."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    svg = image.to_string(encoding="unicode")
-    return re.sub(r'<svg width="[^"]*" height="[^"]*"', '<svg class="qr" role="img" aria-label="QR"', svg, count=1)
 
 
 # -- rounds ------------------------------------------------------------------------------------

@@ -123,8 +123,8 @@ def evening_create(
 def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
     """The record as the evening fixes it: its players' names, its stake, its rules (R41).
 
-    The options are written out in full (not just those differing from the preset), so that a
-    later change to a preset's defaults can never re-score a stored round differently.
+    `rules` go in as options in full, so the record is scored under exactly those rules whatever
+    its preset's defaults are now. (What is stored is `_stored_record`, which lists fewer.)
     """
     if not isinstance(record, Mapping):
         raise RecordInvalid([problem("bad_record", _noop("牌局记录必须是一个 JSON 对象。"))])
@@ -142,8 +142,23 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
 
 
 def _stored_record(settlement: Settlement) -> dict[str, Any]:
-    """The canonical record as stored: what was scored, with only the non-default options."""
+    """The canonical record as stored: what was scored, with only the options that differ from
+    its preset's defaults as they are today. It is not enough to re-score the round later:
+    Round.rules keeps the rules in full, and a stored round is read back with those (R41)."""
     return settlement.record.to_dict()
+
+
+def _inputs(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("preset", "options")}
+
+
+def _same_round(settlement: Settlement, round_: Round) -> bool:
+    """Whether a freshly scored record is what the round already holds: the same inputs under
+    the same rules, compared in full. Stored records cannot be compared as they are: their
+    `options` list only what differed from the preset's defaults of their day, so a change to
+    a preset's defaults would make an untouched round look changed."""
+    return (_inputs(_stored_record(settlement)) == _inputs(round_.record)
+            and settlement.record.rules.to_dict() == ruleset_from_dict(round_.rules).to_dict())
 
 
 def _snapshot(round_: Round) -> dict[str, Any]:
@@ -192,7 +207,7 @@ def round_record(
     if idempotency_key is not None:
         existing = evening.rounds.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
-            if _stored_record(settlement) != existing.record:
+            if not _same_round(settlement, existing):
                 raise IdempotencyKeyReused(existing)
             return existing
     number = selectors.next_round_number(evening=evening)
@@ -225,7 +240,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     """
     evening, current = _locked_round(round, expected_version)
     settlement = settle_record(_evening_record(evening, record, current.rules))
-    if _stored_record(settlement) == current.record:
+    if _same_round(settlement, current):
         return current
     before = _snapshot(current)
     _apply(current, settlement, current.rules)

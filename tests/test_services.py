@@ -2,6 +2,7 @@
 paid marks, and the JSON export/import round trip."""
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from decimal import Decimal
 
@@ -11,6 +12,7 @@ from django.core.exceptions import ValidationError
 from calculator import selectors, services
 from calculator.models import Change, Evening, PaidTransfer, Round
 from calculator.scoring import RecordInvalid
+from calculator.scoring.rules import PRESETS
 from tests.factories import NAMES, example_record, expected_net, make_evening, record_rounds
 
 pytestmark = pytest.mark.django_db
@@ -196,6 +198,31 @@ def test_an_unchanged_correction_leaves_no_history():
     (round_,) = record_rounds(evening, ["E1"])
     services.round_correct(round=round_, record=example_record("E1"), expected_version=1)
     assert Round.objects.get().version == 1 and Change.objects.count() == 1
+
+
+def change_guiyang_defaults(monkeypatch) -> None:
+    """As a later release might: a 贵阳 default that E1 does not use (E1 is no self-draw). The
+    rounds stored before it list only their options that differed from the old defaults."""
+    guiyang = PRESETS["guiyang"]
+    assert guiyang.self_draw != "double"
+    monkeypatch.setitem(PRESETS, "guiyang", dataclasses.replace(guiyang, self_draw="double"))
+
+
+def test_an_unchanged_correction_stays_unchanged_after_a_preset_changes_its_defaults(monkeypatch):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    change_guiyang_defaults(monkeypatch)
+    services.round_correct(round=round_, record=example_record("E1"), expected_version=1)
+    assert Round.objects.get().version == 1 and Change.objects.count() == 1
+
+
+def test_a_resubmit_is_still_a_resubmit_after_a_preset_changes_its_defaults(monkeypatch):
+    evening = make_evening()
+    key = uuid.uuid4()
+    first = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    change_guiyang_defaults(monkeypatch)
+    again = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    assert again.pk == first.pk and Round.objects.count() == 1
 
 
 def test_a_correction_keeps_the_rules_the_round_was_scored_under():

@@ -15,6 +15,9 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 
 
+SEATS = 4  # a table has 3 or 4 players, in seats 0…3 (RULES R3); the columns are unsigned
+
+
 def new_token() -> str:
     """An unguessable address: 24 random bytes (192 bits) as 32 URL-safe characters."""
     return secrets.token_urlsafe(24)
@@ -39,7 +42,7 @@ class Evening(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=Q(stake__gt=0), name="evening_stake_positive"),
-            models.CheckConstraint(condition=Q(first_dealer__lt=4), name="evening_first_dealer_seat"),
+            models.CheckConstraint(condition=Q(first_dealer__lt=SEATS), name="evening_first_dealer_seat"),
         ]
 
     def __str__(self) -> str:
@@ -63,7 +66,7 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["evening", "seat"], name="player_unique_seat"),
             models.UniqueConstraint(fields=["evening", "name"], name="player_unique_name"),
-            models.CheckConstraint(condition=Q(seat__lt=4), name="player_seat_range"),
+            models.CheckConstraint(condition=Q(seat__lt=SEATS), name="player_seat_range"),
         ]
 
     def __str__(self) -> str:
@@ -100,6 +103,8 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["evening", "idempotency_key"], name="round_unique_idempotency_key"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(condition=Q(version__gte=1), name="round_version_positive"),
+            models.CheckConstraint(condition=Q(dealer__lt=SEATS), name="round_dealer_seat"),
+            models.CheckConstraint(condition=Q(next_dealer__lt=SEATS), name="round_next_dealer_seat"),
         ]
 
     def __str__(self) -> str:
@@ -151,6 +156,9 @@ class PaidTransfer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["evening", "payer", "payee", "points"], name="paid_transfer_unique"),
             models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="paid_transfer_two_seats"),
+            models.CheckConstraint(condition=Q(payer__lt=SEATS, payee__lt=SEATS),
+                                   name="paid_transfer_seats"),
+            models.CheckConstraint(condition=Q(points__gt=0), name="paid_transfer_points_positive"),
         ]
 
     def __str__(self) -> str:

@@ -66,6 +66,27 @@ def test_a_paid_mark_is_between_two_seats():
         PaidTransfer.objects.create(evening=evening, payer=1, payee=1, points=3)
 
 
+@pytest.mark.parametrize("changes", [{"dealer": 4}, {"next_dealer": 4}])
+def test_a_rounds_dealers_are_seats_of_a_table(changes):
+    (round_,) = record_rounds(make_evening(), ["E1"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Round.objects.filter(pk=round_.pk).update(**changes)
+
+
+@pytest.mark.parametrize(
+    "mark",
+    [
+        {"payer": 4, "payee": 0, "points": 3},
+        {"payer": 0, "payee": 4, "points": 3},
+        {"payer": 0, "payee": 1, "points": 0},
+    ],
+)
+def test_a_paid_mark_is_a_real_transfer_between_seats(mark):
+    evening = make_evening()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PaidTransfer.objects.create(evening=evening, **mark)
+
+
 def test_deleting_an_evening_deletes_its_rounds_and_history():
     evening = make_evening()
     record_rounds(evening, ["E1"])

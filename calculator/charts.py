@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 from html import escape
 
+from .presentation import signed
+
 # Okabe–Ito colours: told apart by colour-blind players too, readable on white.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 WIDTH = 360
@@ -22,11 +24,6 @@ LEGEND_ROW = 18
 class Series:
     name: str
     values: list[int]  # the running total before round 1 (0), then after each round
-
-
-def signed(value: int) -> str:
-    """+15, −2 (a true minus sign, as the rest of the app writes it), 0."""
-    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
 def colour(seat: int) -> str:

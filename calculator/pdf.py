@@ -186,12 +186,6 @@ def two_columns(groups: list) -> tuple[list, list]:
     return groups[:split], groups[split:]
 
 
-def signed(value) -> str:
-    """+15, -2, 0: who won and who lost reads at a glance."""
-    text = str(value)
-    return f"+{text}" if not text.startswith(("-", "0")) else text
-
-
 def receipt_context(settlement) -> dict:
     """What templates/calculator/pdf/receipt.html shows, on top of `present(settlement)`."""
     record = settlement.record
@@ -208,8 +202,6 @@ def receipt_context(settlement) -> dict:
             "discards": " ".join(tile_name(t) for t in seat.discards),
             "declared": _(DECLARED_HANZI[seat.declared]) if seat.declared else "",
             "xiang_gong": seat.xiang_gong,
-            "net": signed(row.net),
-            "money": signed(row.money),
         })
     matrix = [
         (payer, ["—" if payee == i else (str(points) if points else "") for payee, points in enumerate(row)])

@@ -18,6 +18,7 @@ from .scoring import (
     GROUP_ORDER, PATTERN_HANZI, Hand, Item, Problem, RuleSet, Settlement, Tile, best_reading,
     waits_of,
 )
+from .scoring.settle import decimal_text
 
 GROUP_TITLES = {
     "hu": gettext_lazy("胡"),
@@ -135,9 +136,20 @@ def detail_text(detail: str) -> str:
 
 
 def format_money(amount: Decimal) -> str:
-    """Money without trailing zeros: 16.0 → 16, 6.50 → 6.5, with a sign for losses."""
-    text = f"{amount.normalize():f}"
-    return "0" if text in ("-0", "0") else text
+    """Money as stored and as a transfer reads: 16.0 → 16, -6.50 → -6.5 (no sign for a win)."""
+    return decimal_text(amount)
+
+
+def signed(value: int | Decimal | str) -> str:
+    """Points or money with a sign, as the table says them: +15, −2, +0.5, −6.5, 0.
+
+    The minus is a true minus sign (U+2212), so that it lines up with the plus and never reads
+    as a hyphen. Every signed number on the pages, the chart and the PDFs comes from here.
+    """
+    text = decimal_text(Decimal(value))
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return text if text == "0" else f"+{text}"
 
 
 def problem_message(problem: Problem) -> str:
@@ -183,11 +195,11 @@ class SeatRow:
 
     @property
     def net_text(self) -> str:
-        return format_points(self.net)
+        return signed(self.net)
 
     @property
     def money_text(self) -> str:
-        return format_signed_money(Decimal(self.money))
+        return signed(self.money)
 
     @property
     def sign(self) -> str:
@@ -256,23 +268,6 @@ def present(settlement: Settlement) -> SettlementView:
 # -- Entry helpers: how a half-entered seat reads while the phone is still in the hand ---------
 
 SUIT_HANZI = {"m": "万", "p": "筒", "s": "条"}
-
-
-def format_points(points: int) -> str:
-    """Signed points as the table says them: +15, −2 (a true minus sign), 0."""
-    if points > 0:
-        return f"+{points}"
-    if points < 0:
-        return f"\u2212{-points}"
-    return "0"
-
-
-def format_signed_money(amount: Decimal) -> str:
-    """Money with its sign, like `format_points`: +16, −6.5, 0."""
-    text = format_money(amount)
-    if text.startswith("-"):
-        return "\u2212" + text[1:]
-    return text if text == "0" else f"+{text}"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, format_points, format_signed_money, pattern_title, preset_title, present
+from .presentation import format_money, pattern_title, preset_title, present, signed
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .settle_up import minimum_transfers
 
@@ -82,11 +82,11 @@ class PlayerTotal:
 
     @property
     def points_text(self) -> str:
-        return format_points(self.points)
+        return signed(self.points)
 
     @property
     def money_text(self) -> str:
-        return format_signed_money(Decimal(self.money))
+        return signed(self.money)
 
     @property
     def sign(self) -> str:
@@ -229,7 +229,7 @@ class SeatNet:
 
     @property
     def text(self) -> str:
-        return format_points(self.points)
+        return signed(self.points)
 
     @property
     def sign(self) -> str:
@@ -428,10 +428,9 @@ class NetChange:
 
     @property
     def texts(self) -> dict[str, str]:
-        return {"before": format_points(self.before), "after": format_points(self.after),
-                "total_before": format_points(self.total_before), "total_after": format_points(self.total_after),
-                "money_before": format_signed_money(Decimal(self.money_before)),
-                "money_after": format_signed_money(Decimal(self.money_after))}
+        return {"before": signed(self.before), "after": signed(self.after),
+                "total_before": signed(self.total_before), "total_after": signed(self.total_after),
+                "money_before": signed(self.money_before), "money_after": signed(self.money_after)}
 
     @property
     def after_sign(self) -> str:
@@ -509,11 +508,11 @@ class HistoryNet:
 
     @property
     def before_text(self) -> str:
-        return "" if self.before is None else format_points(self.before)
+        return "" if self.before is None else signed(self.before)
 
     @property
     def after_text(self) -> str:
-        return "" if self.after is None else format_points(self.after)
+        return "" if self.after is None else signed(self.after)
 
 
 @dataclass(frozen=True)

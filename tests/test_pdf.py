@@ -67,8 +67,8 @@ def test_the_receipt_shows_the_players_and_their_net_points(client, tmp_path):
     assert "捉鸡算账 · 单局结算" in text
     for name in "东南西北":
         assert name in text
-    for net in ("+15", "-2", "-7", "-6"):
-        assert re.search(rf"(?<![\d+-]){re.escape(net)}(?!\d)", text), net
+    for net in ("+15", "\u22122", "\u22127", "\u22126"):  # a true minus sign, as on the pages
+        assert re.search(rf"(?<![\d+\u2212]){re.escape(net)}(?!\d)", text), net
     assert "下一局庄家：东" in text
     assert "第1页/共1页" in squeeze(text)  # the page number in the @page margin box
 
@@ -110,6 +110,19 @@ def test_options_that_differ_from_the_preset_are_printed(client, tmp_path):
     text = poppler("pdftotext", receipt(client, record), tmp_path)
 
     assert "jian_dou_san=true" in text
+
+
+def test_money_under_one_yuan_keeps_its_sign(client, tmp_path):
+    """E7 at 0.5 a point: 南 wins 1 point, 0.5 元, which once printed without its plus."""
+    record = example("E7")
+    record["stake"] = "0.5"
+
+    text = poppler("pdftotext", receipt(client, record), tmp_path, "-layout")
+
+    for name, points, money in [("东", "+23", "+11.5"), ("南", "+1", "+0.5"), ("西", "\u221217", "\u22128.5"),
+                                ("北", "\u22127", "\u22123.5")]:
+        assert re.search(rf"{name}\s+{re.escape(points)}\s+{re.escape(money)}(?![\d.])", text), name
+    assert not re.search(r"(?<![\w.])-\d", text)  # no hyphen-minus before any number
 
 
 def test_a_warm_receipt_renders_in_well_under_two_seconds(client):

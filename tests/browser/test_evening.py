@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from calculator import selectors, services
 from calculator.models import Evening, Round
-from calculator.presentation import format_points
+from calculator.presentation import signed
 from tests.factories import example_record, expected_net, make_evening, record_rounds
 from tests.round_form_data import record_to_post_data
 
@@ -108,7 +108,7 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
     stored = list(Round.objects.order_by("number").values_list("net", flat=True))
     assert stored[1] == expected_net("E4")
     sums = [sum(column) for column in zip(*stored)]
-    assert totals_on_page(page) == [format_points(v) for v in sums]
+    assert totals_on_page(page) == [signed(v) for v in sums]
     screenshot(suffix="7-after-correction")
 
     # Settle up: mark the first transfer paid (htmx swaps the list in place).
@@ -142,7 +142,7 @@ def test_a_second_phone_follows_the_totals_live(live_server, browser, page: Page
     page.goto(f"{live_server.url}/v/{evening.read_token}/")
     expect(page.locator("#evening-totals td.pts").first).to_have_text("0")
     record_rounds(evening, ["E8"])  # another phone records a round
-    expect(page.locator("#evening-totals td.pts").first).to_have_text(format_points(-13), timeout=8000)
+    expect(page.locator("#evening-totals td.pts").first).to_have_text(signed(-13), timeout=8000)
     assert evening.token not in page.content()
     screenshot(suffix="follow")
 

@@ -305,6 +305,15 @@ def _when(value: datetime) -> str:
     return value.isoformat()
 
 
+def _moment(text: Any) -> datetime:
+    """A time from an export, which `_when` writes with its UTC offset. One without an offset
+    could be any of a day's worth of moments, so it is refused (ValueError) rather than guessed."""
+    value = datetime.fromisoformat(text)
+    if timezone.is_naive(value):
+        raise ValueError(f"a time without its UTC offset: {text!r:.40}")
+    return value
+
+
 def evening_export(*, evening: Evening) -> dict[str, Any]:
     """The whole evening as JSON-ready data: players, rules, rounds, history and paid marks.
 
@@ -418,7 +427,7 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
                 raise ValidationError("a paid mark between unknown seats", code="paid")
         evening = Evening.objects.create(
             title=_clean_title(data.get("title", "")),
-            created_at=datetime.fromisoformat(data["created_at"]),
+            created_at=_moment(data["created_at"]),
             stake=_clean_stake(data["stake"]),
             rules=data["rules"],
             first_dealer=int(data["first_dealer"]),
@@ -431,17 +440,17 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
                 rules=r["rules"], net=r["net"], dealer=r["dealer"], next_dealer=r["next_dealer"],
                 version=r["version"],
                 idempotency_key=uuid.UUID(r["idempotency_key"]) if r["idempotency_key"] else None,
-                created_at=datetime.fromisoformat(r["created_at"]),
-                updated_at=datetime.fromisoformat(r["updated_at"]),
+                created_at=_moment(r["created_at"]),
+                updated_at=_moment(r["updated_at"]),
             )
         Change.objects.bulk_create(
             Change(evening=evening, round_number=c["round_number"], kind=c["kind"],
-                   at=datetime.fromisoformat(c["at"]), by=c["by"], before=c["before"], after=c["after"])
+                   at=_moment(c["at"]), by=c["by"], before=c["before"], after=c["after"])
             for c in data["history"]
         )
         PaidTransfer.objects.bulk_create(
             PaidTransfer(evening=evening, payer=p["payer"], payee=p["payee"], points=p["points"],
-                         paid_at=datetime.fromisoformat(p["paid_at"]))
+                         paid_at=_moment(p["paid_at"]))
             for p in data["paid"]
         )
         _check_readable(evening)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from datetime import datetime
 from decimal import Decimal
 
 import pytest
@@ -393,6 +394,33 @@ def test_a_damaged_export_is_refused_and_nothing_is_stored():
     assert Evening.objects.count() == 1
     with pytest.raises(ValidationError):
         services.evening_import(data={"format": "something else"})
+
+
+def without_offset(moment: str) -> str:
+    return datetime.fromisoformat(moment).replace(tzinfo=None).isoformat()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.update(created_at=without_offset(d["created_at"])),
+        lambda d: d["rounds"][1].update(created_at=without_offset(d["rounds"][1]["created_at"])),
+        lambda d: d["rounds"][1].update(updated_at=without_offset(d["rounds"][1]["updated_at"])),
+        lambda d: d["history"][0].update(at=without_offset(d["history"][0]["at"])),
+        lambda d: d["paid"][0].update(paid_at=without_offset(d["paid"][0]["paid_at"])),
+    ],
+)
+def test_an_import_with_a_time_that_has_no_utc_offset_is_refused(damage):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    t = selectors.evening_settle_up(evening=evening).transfers[0]
+    services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    data = services.evening_export(evening=evening)
+    damage(data)
+    with pytest.raises(ValidationError) as refused:
+        services.evening_import(data=data)
+    assert refused.value.code == "damaged"
+    assert Evening.objects.count() == 1
 
 
 @pytest.mark.parametrize(

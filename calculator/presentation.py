@@ -152,6 +152,13 @@ def signed(value: int | Decimal | str) -> str:
     return text if text == "0" else f"+{text}"
 
 
+def sign_class(value: int | Decimal | str) -> str:
+    """plus, minus or zero: the CSS class that colours a signed number, on the pages and in
+    the PDFs alike."""
+    amount = Decimal(value)
+    return "plus" if amount > 0 else "minus" if amount < 0 else "zero"
+
+
 def problem_message(problem: Problem) -> str:
     """A scoring problem in the reader's language (the templates are marked for translation)."""
     params = {key: detail_text(value) if key in ("tile", "meld") and isinstance(value, str) else value
@@ -203,8 +210,7 @@ class SeatRow:
 
     @property
     def sign(self) -> str:
-        """plus, minus or zero: for colouring."""
-        return "plus" if self.net > 0 else "minus" if self.net < 0 else "zero"
+        return sign_class(self.net)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, pattern_title, preset_title, present, signed
+from .presentation import format_money, pattern_title, preset_title, present, sign_class, signed
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .settle_up import minimum_transfers
 
@@ -67,11 +67,6 @@ def round_was_deleted(*, evening: Evening, number: int) -> bool:
 # -- totals ------------------------------------------------------------------------------------
 
 
-def sign(points: int) -> str:
-    """plus, minus or zero: the CSS class that colours a number."""
-    return "plus" if points > 0 else "minus" if points < 0 else "zero"
-
-
 @dataclass(frozen=True)
 class PlayerTotal:
     seat: int
@@ -90,7 +85,7 @@ class PlayerTotal:
 
     @property
     def sign(self) -> str:
-        return sign(self.points)
+        return sign_class(self.points)
 
 
 def _money(points: int, stake: Decimal) -> str:
@@ -233,7 +228,7 @@ class SeatNet:
 
     @property
     def sign(self) -> str:
-        return sign(self.points)
+        return sign_class(self.points)
 
 
 @dataclass(frozen=True)
@@ -434,7 +429,7 @@ class NetChange:
 
     @property
     def after_sign(self) -> str:
-        return sign(self.after)
+        return sign_class(self.after)
 
 
 def round_correction_preview(*, round_: Round, after_net: list[int]) -> list[NetChange]:

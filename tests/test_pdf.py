@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import reverse
 from weasyprint import HTML
 
-from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused
+from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused, receipt_context
+from calculator.scoring import settle_record
 
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 EXPECTED = json.loads((EXAMPLES / "expected.json").read_text())
@@ -123,6 +125,12 @@ def test_money_under_one_yuan_keeps_its_sign(client, tmp_path):
                                 ("北", "\u22127", "\u22123.5")]:
         assert re.search(rf"{name}\s+{re.escape(points)}\s+{re.escape(money)}(?![\d.])", text), name
     assert not re.search(r"(?<![\w.])-\d", text)  # no hyphen-minus before any number
+
+
+def test_the_receipt_colours_wins_and_losses_with_the_pages_classes():
+    html = render_to_string("calculator/pdf/receipt.html", receipt_context(settle_record(example("E1"))))
+
+    assert html.count('class="num plus"') == 2 and html.count('class="num minus"') == 6  # 东 wins; points, money
 
 
 def test_a_warm_receipt_renders_in_well_under_two_seconds(client):

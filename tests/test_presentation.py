@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 
 from calculator.charts import Series, running_totals_svg
-from calculator.presentation import format_money, signed
+from calculator.presentation import format_money, sign_class, signed
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,9 @@ def test_money_is_exact_and_plain(amount, text):
 def test_the_chart_writes_totals_with_the_same_signs():
     svg = running_totals_svg([Series("东", [0, 15]), Series("南", [0, -15])])
     assert ">+15<" in svg and ">\u221215<" in svg and "-15" not in svg
+
+
+@pytest.mark.parametrize(("value", "css"), [(3, "plus"), (-1, "minus"), (0, "zero"), ("0.5", "plus"),
+                                            ("-0.0001", "minus"), (Decimal("-0"), "zero")])
+def test_one_css_class_colours_every_signed_number(value, css):
+    assert sign_class(value) == css

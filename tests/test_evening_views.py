@@ -197,6 +197,24 @@ def test_the_correction_form_starts_from_the_stored_round(client):
     assert 'name="version" value="1"' in page
 
 
+def test_the_correction_preview_scores_under_the_rules_the_round_was_stored_with(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])  # 贵阳 as it comes: 闷豆 2 per payer
+    Evening.objects.filter(pk=evening.pk).update(rules={**evening.rules, "jian_dou_san": True})
+    page = client.get(url("evening_round_edit", evening, 1)).content.decode()
+    preview_url = re.search(r'hx-post="([^"]+)"', page).group(1).replace("&amp;", "&")
+    response = client.post(preview_url, round_post("E1"), **HTMX)
+    assert response.status_code == 200
+    assert response.context["entry"].settlement.net == expected_net("E1")
+
+
+def test_a_correction_preview_for_a_round_that_is_gone_is_not_found(client):
+    evening = make_evening()
+    for number in ("9", "99999999999999999999"):
+        address = url("evening_round_preview", evening) + f"?round={number}"
+        assert client.post(address, round_post("E1"), **HTMX).status_code == 404
+
+
 def test_a_correction_shows_before_and_after_and_saves_nothing_until_confirmed(client):
     evening = make_evening()
     record_rounds(evening, ["E1", "E2"])

@@ -230,8 +230,18 @@ def round_new(request, evening: Evening):
 @require_POST
 @editing
 def round_preview(request, evening: Evening):
-    """The live preview while a round is typed in (htmx), with the evening's table fixed."""
-    entry = _entry(evening, request.POST, live=True)
+    """The live preview while a round is typed in (htmx), with the evening's table fixed.
+
+    The correction form asks with ?round=<number>: a correction is scored under the rules that
+    round was stored with (R42), so its preview must be too, not under the evening's.
+    """
+    rules = None
+    if "round" in request.GET:
+        number = request.GET["round"]
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):  # no column overflow
+            raise Http404
+        rules = _round(evening, int(number)).rules
+    entry = _entry(evening, request.POST, rules=rules, live=True)
     result = present(entry.settlement) if entry.is_valid() else None
     return render(request, "calculator/partials/_round_preview.html", {"entry": entry, "result": result})
 
@@ -267,7 +277,8 @@ def round_edit(request, evening: Evening, number: int):
     context = {**_base_context(request, evening), "round": round_, "entry": entry,
                "hidden_fields": [("version", based_on)],
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
-               "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])}
+               "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
+               + f"?round={number}"}
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),

@@ -278,6 +278,16 @@ def test_deleting_asks_first_then_deletes_and_keeps_the_history(client):
     assert Change.objects.filter(kind="deleted", round_number=2).exists()
 
 
+def test_a_delete_based_on_an_old_version_goes_back_to_the_round_as_it_is_now(client):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    response = client.post(url("evening_round_delete", evening, 1), {"version": "1"}, follow=True)
+    assert response.redirect_chain[-1][0] == url("evening_round", evening, 1)
+    assert "有人刚改过这一局" in response.content.decode()
+    assert Round.objects.get().version == 2
+
+
 def test_the_phones_owner_is_written_into_the_history(client):
     evening = make_evening()
     client.post(url("evening_me", evening), {"seat": "1"})

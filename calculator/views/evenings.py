@@ -298,10 +298,13 @@ def _deleted_meanwhile(request, evening: Evening, number: int) -> HttpResponse |
     return None
 
 
-def _conflict(request, evening: Evening, number: int):
+def _conflict(request, evening: Evening, number: int, *, back: str = "calculator:evening_round_edit"):
+    """Someone changed the round first: back to `back` on the round as it is now (a correction
+    to its form, a delete to the round itself, so a delete is never turned into an edit), or to
+    the evening when the round is gone."""
     messages.warning(request, _("有人刚改过这一局（或删了它）。下面是现在的样子，请再看一遍。"))
     if Round.objects.filter(evening=evening, number=number).exists():
-        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+        return redirect(back, token=evening.token, number=number)
     return redirect("calculator:evening_detail", token=evening.token)
 
 
@@ -341,7 +344,7 @@ def round_delete(request, evening: Evening, number: int):
                 services.round_delete(round=round_, expected_version=form.cleaned_data["version"],
                                       by=_me(request, evening))
             except services.RoundVersionConflict:
-                return _conflict(request, evening, number)
+                return _conflict(request, evening, number, back="calculator:evening_round")
             messages.success(request, _("第{number}局删掉了（历史里还能看到）。").format(number=number))
             return redirect("calculator:evening_detail", token=evening.token)
     names = selectors.evening_names(evening=evening)

@@ -130,17 +130,8 @@ def _running(names: list[str], nets: list[list[int]]) -> list[Series]:
     return [Series(name, values[seat]) for seat, name in enumerate(names)]
 
 
-def evening_running_totals(*, evening: Evening) -> list[Series]:
-    """Each player's total before the first round and after every round, in round order."""
-    return _running(evening_names(evening=evening), _nets(evening))
-
-
 def _chart(series: list[Series]) -> str:
     return running_totals_svg(series, title=_("每人累计走势"), x_label=_("局"), empty_text=_("还没有记局"))
-
-
-def evening_chart_svg(*, evening: Evening) -> str:
-    return _chart(evening_running_totals(evening=evening))
 
 
 def next_round_number(*, evening: Evening) -> int:
@@ -256,14 +247,6 @@ def round_row(round_: Round, names: list[str]) -> RoundRow:
         updated_at=round_.updated_at,
         corrected=round_.version > 1,
     )
-
-
-def evening_round_rows(*, evening: Evening, newest_first: bool = True) -> list[RoundRow]:
-    names = evening_names(evening=evening)
-    rounds = evening_rounds_queryset(evening=evening)
-    if newest_first:
-        rounds = rounds.reverse()
-    return [round_row(r, names) for r in rounds]
 
 
 def stored_settlement(round_: Round) -> Settlement:
@@ -415,7 +398,6 @@ class NetChange:
     name: str
     before: int
     after: int
-    delta: int
     total_before: int
     total_after: int
     money_before: str
@@ -441,7 +423,7 @@ def round_correction_preview(*, round_: Round, after_net: list[int]) -> list[Net
     for seat, name in enumerate(names):
         before, after = round_.net[seat], after_net[seat]
         total_after = totals[seat] - before + after
-        rows.append(NetChange(name, before, after, after - before, totals[seat], total_after,
+        rows.append(NetChange(name, before, after, totals[seat], total_after,
                               _money(totals[seat], evening.stake), _money(total_after, evening.stake)))
     return rows
 

@@ -130,7 +130,8 @@ def test_money_under_one_yuan_keeps_its_sign(client, tmp_path):
 def test_the_receipt_colours_wins_and_losses_with_the_pages_classes():
     html = render_to_string("calculator/pdf/receipt.html", receipt_context(settle_record(example("E1"))))
 
-    assert html.count('class="num plus"') == 2 and html.count('class="num minus"') == 6  # 东 wins; points, money
+    # 东 wins, the other three lose: a points cell and a money cell each
+    assert html.count('class="num plus"') == 2 and html.count('class="num minus"') == 6
 
 
 def test_a_warm_receipt_renders_in_well_under_two_seconds(client):

@@ -1,12 +1,15 @@
 """Reads of the ledger: totals are sums of the stored rounds, and what the pages show."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calculator import selectors, services
 from calculator.models import Round
+from calculator.presentation import signed
 from tests.factories import GUIYANG_FOUR, NAMES, example_record, expected_net, make_evening, record_rounds
 
 pytestmark = pytest.mark.django_db
@@ -43,12 +46,18 @@ def test_an_evening_without_rounds_totals_zero():
     assert [t.points for t in totals] == [0, 0, 0, 0]
 
 
-def test_running_totals_start_at_zero_and_follow_each_round():
+def chart_legend_totals(svg: str) -> list[str]:
+    return re.findall(r'<tspan font-weight="bold">([^<]*)</tspan>', svg)
+
+
+def test_the_board_chart_runs_from_zero_through_every_round_to_the_totals():
     evening = make_evening()
     record_rounds(evening, ["E1", "E2"])
-    series = selectors.evening_running_totals(evening=evening)
-    assert series[0].values == [0, 15, 15 - 29]
-    assert [s.values[-1] for s in series] == column_sums([expected_net("E1"), expected_net("E2")])
+    svg = selectors.evening_board(evening=evening).chart_svg
+    lines = re.findall(r'<polyline points="([^"]*)"', svg)
+    assert len(lines) == 4 and all(len(points.split()) == 3 for points in lines)  # 0, round 1, round 2
+    sums = column_sums([expected_net("E1"), expected_net("E2")])
+    assert chart_legend_totals(svg) == [signed(total) for total in sums]
 
 
 def test_the_next_dealer_is_the_last_rounds_result_or_the_first_dealer():
@@ -73,13 +82,13 @@ def test_the_next_dealer_is_the_last_rounds_result_or_the_first_dealer():
 def test_each_round_reads_as_one_line(example, summary):
     evening = make_evening()
     record_rounds(evening, [example])
-    assert selectors.evening_round_rows(evening=evening)[0].summary == summary
+    assert selectors.evening_board(evening=evening).rounds[0].summary == summary
 
 
-def test_rounds_are_listed_newest_first():
+def test_the_board_lists_rounds_newest_first():
     evening = make_evening()
     record_rounds(evening, ["E1", "E2", "E3"])
-    assert [r.number for r in selectors.evening_round_rows(evening=evening)] == [3, 2, 1]
+    assert [r.number for r in selectors.evening_board(evening=evening).rounds] == [3, 2, 1]
 
 
 def test_the_stored_settlement_reads_like_the_scored_one():
@@ -141,7 +150,7 @@ def test_the_rules_read_in_plain_words():
 def test_the_chart_is_an_svg_with_every_player():
     evening = make_evening()
     record_rounds(evening, ["E1", "E2"])
-    svg = selectors.evening_chart_svg(evening=evening)
+    svg = selectors.evening_board(evening=evening).chart_svg
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     for name in NAMES:
         assert name in svg
@@ -151,7 +160,7 @@ def test_the_chart_is_an_svg_with_every_player():
 def test_the_chart_escapes_player_names():
     evening = make_evening(names=["<b>老王</b>", "小李", "阿珍", "张哥"])
     record_rounds(evening, ["E1"])
-    svg = selectors.evening_chart_svg(evening=evening)
+    svg = selectors.evening_board(evening=evening).chart_svg
     assert "<b>" not in svg and "&lt;b&gt;" in svg
 
 
@@ -181,7 +190,8 @@ def test_totals_always_equal_the_sum_of_the_stored_rounds(operations):
     stored = list(Round.objects.filter(evening=evening).values_list("net", flat=True))
     totals = [t.points for t in selectors.evening_totals(evening=evening)]
     assert totals == (column_sums(stored) if stored else [0, 0, 0, 0])
-    assert [s.values[-1] for s in selectors.evening_running_totals(evening=evening)] == totals
+    chart = selectors.evening_board(evening=evening).chart_svg
+    assert chart_legend_totals(chart) == [signed(t) for t in totals]
     plan = selectors.evening_settle_up(evening=evening)
     left = list(totals)
     for t in plan.transfers:

@@ -235,7 +235,10 @@ def test_a_correction_keeps_the_rules_the_round_was_scored_under():
     record["seats"][1]["discards"] = ""  # 南's discarded 6万 no longer counts
     corrected = services.round_correct(round=round_, record=record, expected_version=1)
     assert corrected.rules["jian_dou_san"] is False
-    assert corrected.net == [16, -5, -6, -5]  # and each 闷豆 still 2, not 3
+    # RULES §8 E1 without its last items "0, 2, 3 → 1 1 each" (南's chicken was that 6万, R20):
+    # seats 0, 2 and 3 get 1 back and 南 loses 3. Its 闷豆 items stay 2 each; under 见豆三 they
+    # would be 3 each, and seat 0 would have 3 more.
+    assert corrected.net == [n + d for n, d in zip(expected_net("E1"), [1, -3, 1, 1])]
 
 
 # -- round_delete ------------------------------------------------------------------------------

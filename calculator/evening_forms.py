@@ -13,7 +13,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .scoring import PRESET_HANZI, rules_for
-from .scoring.record import MAX_NAME, SEAT_NAMES
+from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
+from .services import MAX_TITLE
 
 AS_PRESET = ""  # "keep what the region's preset says"
 
@@ -47,7 +48,7 @@ OPTION_CHOICES: dict[str, list[tuple[str, Any]]] = {
 class EveningForm(forms.Form):
     """开一晚: who sits where, the stake, the rules, the first dealer."""
 
-    title = forms.CharField(label=_("这一晚叫什么"), required=False, max_length=60,
+    title = forms.CharField(label=_("这一晚叫什么"), required=False, max_length=MAX_TITLE,
                             help_text=_("可以不填，默认用日期。"))
     player_0 = forms.CharField(label=_("第一位（东）"), max_length=MAX_NAME)
     player_1 = forms.CharField(label=_("第二位（南）"), max_length=MAX_NAME)
@@ -55,7 +56,7 @@ class EveningForm(forms.Form):
     player_3 = forms.CharField(label=_("第四位（北）"), max_length=MAX_NAME, required=False,
                                help_text=_("三个人打就空着。"))
     stake = forms.DecimalField(label=_("底注：一番多少钱"), initial=Decimal("1"), min_value=Decimal("0.0001"),
-                               max_value=Decimal("1000000"), max_digits=11, decimal_places=4,
+                               max_value=MAX_STAKE, max_digits=11, decimal_places=4,
                                widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
     preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
                                choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])

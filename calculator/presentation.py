@@ -19,6 +19,7 @@ from .scoring import (
     waits_of,
 )
 from .scoring.settle import decimal_text
+from .scoring.tiles import SUIT_HANZI
 
 GROUP_TITLES = {
     "hu": gettext_lazy("胡"),
@@ -272,9 +273,6 @@ def present(settlement: Settlement) -> SettlementView:
 
 
 # -- Entry helpers: how a half-entered seat reads while the phone is still in the hand ---------
-
-SUIT_HANZI = {"m": "万", "p": "筒", "s": "条"}
-
 
 @dataclass(frozen=True)
 class TileChip:

@@ -1,7 +1,7 @@
 """Reads of the evening ledger: totals, rounds, chart, settle-up and history, ready to show.
 
 Totals are always sums over the stored rounds (R41); nothing here writes. Money is points ×
-the evening's stake, computed exactly with Decimal and formatted by `presentation.format_money`.
+the evening's stake, computed exactly with Decimal and written by scoring's `decimal_text`.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
 from .presentation import format_money, pattern_title, preset_title, present, sign_class, signed
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
+from .scoring.settle import decimal_text
 from .settle_up import minimum_transfers
 
 # -- lookups -----------------------------------------------------------------------------------
@@ -33,9 +34,15 @@ def evening_for_reading(*, read_token: str) -> Evening:
     return Evening.objects.prefetch_related("players").get(read_token=read_token)
 
 
+def evening_stake_text(*, evening: Evening) -> str:
+    """The stake exact and plain, as records, exports and pages write it: 0.5, not the column's
+    0.5000; 40, not 4E+1."""
+    return decimal_text(Decimal(evening.stake))
+
+
 def evening_stake(*, evening: Evening) -> Decimal:
-    """The stake without the database's trailing zeros: 0.5, not 0.5000."""
-    return Decimal(format_money(Decimal(evening.stake)))
+    """The stake for the round form, without the column's trailing zeros."""
+    return Decimal(evening_stake_text(evening=evening))
 
 
 def evening_names(*, evening: Evening) -> list[str]:
@@ -149,10 +156,13 @@ def next_round_number(*, evening: Evening) -> int:
     return max(highest) + 1
 
 
+def _next_dealer(evening: Evening, last: Round | None) -> int:
+    return last.next_dealer if last else evening.first_dealer
+
+
 def next_dealer(*, evening: Evening) -> int:
     """The suggested dealer of the next round: the last round's R34/R35 result, else the first."""
-    last = evening_rounds_queryset(evening=evening).last()
-    return last.next_dealer if last else evening.first_dealer
+    return _next_dealer(evening, evening_rounds_queryset(evening=evening).last())
 
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -375,16 +385,15 @@ def evening_board(*, evening: Evening) -> EveningBoard:
     names = evening_names(evening=evening)
     rounds = list(evening_rounds_queryset(evening=evening))
     nets = [r.net for r in rounds]
-    last = rounds[-1] if rounds else None
     return EveningBoard(
         evening=evening,
         names=names,
         totals=_player_totals(evening, names, nets),
         rounds=[round_row(r, names) for r in reversed(rounds)],
         chart_svg=_chart(_running(names, nets)),
-        next_dealer=names[last.next_dealer if last else evening.first_dealer],
+        next_dealer=names[_next_dealer(evening, rounds[-1] if rounds else None)],
         next_number=next_round_number(evening=evening),
-        stake=format_money(Decimal(evening.stake)),
+        stake=evening_stake_text(evening=evening),
         rules_headline=rules_headline(evening.rules),
         rules_words=rules_in_words(evening.rules),
     )

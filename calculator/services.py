@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from . import jsonsafe, selectors
 from .models import Change, Evening, PaidTransfer, Player, Round
-from .presentation import format_money, present
+from .presentation import present
 from .scoring import RecordInvalid, Settlement, rules_for, ruleset_from_dict, settle_record
 from .scoring.problems import gettext_noop as _noop
 from .scoring.problems import problem
@@ -136,7 +136,7 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     data = dict(record)
     data["preset"] = rules["preset"]
     data["options"] = {k: v for k, v in rules.items() if k != "preset"}
-    data["stake"] = format_money(Decimal(evening.stake))  # 0.5, not the column's 0.5000
+    data["stake"] = selectors.evening_stake_text(evening=evening)
     data["seats"] = [{**(s if isinstance(s, Mapping) else {}), "name": n} for s, n in zip(seats, names)]
     return data
 
@@ -323,7 +323,7 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
         "format": EXPORT_FORMAT,
         "title": evening.title,
         "created_at": _when(evening.created_at),
-        "stake": f"{Decimal(evening.stake).normalize():f}",
+        "stake": selectors.evening_stake_text(evening=evening),
         "rules": evening.rules,
         "first_dealer": evening.first_dealer,
         "players": [p.name for p in evening.players.order_by("seat")],

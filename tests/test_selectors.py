@@ -74,6 +74,26 @@ def test_the_next_dealer_is_the_last_rounds_result_or_the_first_dealer():
     assert selectors.next_dealer(evening=evening) == 3
 
 
+def test_the_board_suggests_the_same_next_dealer():
+    evening = make_evening(first_dealer=2)
+    assert selectors.evening_board(evening=evening).next_dealer == NAMES[2]
+    record_rounds(evening, ["E2", "E4"])
+    board = selectors.evening_board(evening=evening)
+    assert board.next_dealer == NAMES[selectors.next_dealer(evening=evening)] == NAMES[3]  # E4: R35
+
+
+@pytest.mark.parametrize(("stake", "text"),
+                         [("0.5", "0.5"), ("40", "40"), ("1.25", "1.25"), ("1000000", "1000000")])
+def test_the_stake_reads_exact_and_plain_everywhere(stake, text):
+    evening = make_evening(stake=stake)
+    evening.refresh_from_db()  # the column gives it back with four decimals
+    assert selectors.evening_stake_text(evening=evening) == text
+    assert selectors.evening_board(evening=evening).stake == text
+    assert services.evening_export(evening=evening)["stake"] == text
+    (round_,) = record_rounds(evening, ["E1"])
+    assert round_.record["stake"] == text
+
+
 @pytest.mark.parametrize(
     ("example", "summary"),
     [

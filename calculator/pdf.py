@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .presentation import chinese_page, detail_text, present, tile_name
+from .presentation import chinese_page, detail_text, outcome_text, present, tile_name
 from .scoring import WON
 from .scoring.record import DECLARED_HANZI
 from .scoring.tiles import SUIT_HANZI
@@ -156,22 +156,6 @@ def meld_hanzi(meld, names: list[str]) -> str:
     return text
 
 
-def outcome_hanzi(record, names: list[str]) -> str:
-    outcome = record.outcome
-    if outcome.is_draw:
-        return _("荒庄（没人胡）")
-    wins = _("、").join(
-        _("{name} 胡 {tile}").format(name=names[w.seat], tile=tile_name(w.tile)) for w in outcome.winners
-    )
-    if outcome.is_self_draw:
-        how = _("杠上开花") if outcome.after_kong else _("自摸")
-        return _("{hands}（{how}）").format(hands=wins, how=how)
-    if outcome.robbed:
-        return _("{wins}（抢 {seat} 的杠）").format(wins=wins, seat=names[outcome.from_seat])
-    how = _("热炮") if outcome.hot_kong else _("点炮")
-    return _("{wins}（{seat} {how}）").format(wins=wins, seat=names[outcome.from_seat], how=how)
-
-
 def two_columns(groups: list) -> tuple[list, list]:
     """Split the item groups, in reading order, into two columns of about equal height.
 
@@ -217,7 +201,7 @@ def receipt_context(settlement) -> dict:
         "matrix": matrix,
         "columns": two_columns(view.groups),
         "dealer": names[record.dealer],
-        "outcome": outcome_hanzi(record, names),
+        "outcome": outcome_text(record.to_dict(), settlement.to_dict(), names),
         "turned": tile_name(record.turned) if record.turned else "",
         "options": ", ".join(f"{key}={value}" for key, value in options.items()),
     }

@@ -6,9 +6,10 @@ thing in the same words. No arithmetic happens in templates; it happens here or 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -270,6 +271,62 @@ def present(settlement: Settlement) -> SettlementView:
         stake=format_money(record.stake),
         preset_key=record.rules.preset,
     )
+
+
+# -- A round in one line: the evening page, its history and the receipt -----------------------
+
+
+def _pattern(settlement: Mapping[str, Any], seat: int) -> str:
+    return pattern_title(settlement["hands"][seat].get("pattern"))
+
+
+def outcome_text(record: Mapping[str, Any], settlement: Mapping[str, Any], names: list[str]) -> str:
+    """What happened, in the table's words: 东 自摸 清一色 / 南 胡 平胡（西 点炮）/ 荒庄 查叫.
+
+    Takes the record and settlement as stored (their JSON), so that a round's history, its row
+    on the evening page, the correction preview and the receipt all say it the same way."""
+    outcome = record["outcome"]
+    if outcome["type"] == "draw":
+        if any(i["reason"] == "cha_jiao" for i in settlement["items"]):
+            return _("荒庄 查叫")
+        return _("荒庄")
+    winners = outcome["winners"]
+    source = outcome.get("from")
+    if source is None:
+        seat = winners[0]["seat"]
+        text = _("{name} 自摸 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
+        return text + (" " + _("杠上开花") if outcome.get("after_kong") else "")
+    if len(winners) == 1:
+        seat = winners[0]["seat"]
+        hands = _("{name} 胡 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
+    else:
+        # Translators: "、" separates the winners of one discard; "{name} {pattern}" is one of them.
+        hands = _("、").join(
+            _("{name} {pattern}").format(name=names[w["seat"]], pattern=_pattern(settlement, w["seat"]))
+            for w in winners
+        )
+    if outcome.get("robbed"):
+        how = _("{name} 被抢杠")
+    elif len(winners) > 1:
+        how = _("{name} 一炮多响")
+    elif outcome.get("hot_kong"):
+        how = _("{name} 热炮")
+    else:
+        how = _("{name} 点炮")
+    text = _("{hands}（{how}）").format(hands=hands, how=how.format(name=names[source]))
+    if any(w.get("passed_before") for w in winners):
+        text += " " + _("过水包牌")
+    return text
+
+
+def round_summary(round_: Any, names: list[str]) -> str:
+    """One line for a stored round (models.Round): 第3局 东 自摸 清一色 · 东 +33 (its biggest winner)."""
+    net = round_.net
+    top = max(range(len(net)), key=lambda s: (net[s], -s))
+    lead = f" · {names[top]} {signed(net[top])}" if net[top] else ""
+    return _("第{number}局 {what}").format(
+        number=round_.number, what=outcome_text(round_.record, round_.settlement, names)
+    ) + lead
 
 
 # -- Entry helpers: how a half-entered seat reads while the phone is still in the hand ---------

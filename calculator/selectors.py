@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, pattern_title, preset_title, present, sign_class, signed
+from .presentation import format_money, outcome_text, preset_title, present, round_summary, sign_class, signed
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .scoring.settle import decimal_text
 from .settle_up import minimum_transfers
@@ -166,55 +166,6 @@ def next_dealer(*, evening: Evening) -> int:
 
 
 # -- rounds ------------------------------------------------------------------------------------
-
-
-def _pattern(settlement: dict[str, Any], seat: int) -> str:
-    return pattern_title(settlement["hands"][seat].get("pattern"))
-
-
-def round_outcome_text(record: dict[str, Any], settlement: dict[str, Any], names: list[str]) -> str:
-    """What happened, in the table's words: 东 自摸 清一色 / 南 胡 平胡（西 点炮）/ 荒庄 查叫."""
-    outcome = record["outcome"]
-    if outcome["type"] == "draw":
-        if any(i["reason"] == "cha_jiao" for i in settlement["items"]):
-            return _("荒庄 查叫")
-        return _("荒庄")
-    winners = outcome["winners"]
-    source = outcome.get("from")
-    if source is None:
-        seat = winners[0]["seat"]
-        text = _("{name} 自摸 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
-        return text + (" " + _("杠上开花") if outcome.get("after_kong") else "")
-    if len(winners) == 1:
-        seat = winners[0]["seat"]
-        hands = _("{name} 胡 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
-    else:
-        # Translators: "、" separates the winners of one discard; "{name} {pattern}" is one of them.
-        hands = _("、").join(
-            _("{name} {pattern}").format(name=names[w["seat"]], pattern=_pattern(settlement, w["seat"])) for w in winners
-        )
-    if outcome.get("robbed"):
-        how = _("{name} 被抢杠")
-    elif len(winners) > 1:
-        how = _("{name} 一炮多响")
-    elif outcome.get("hot_kong"):
-        how = _("{name} 热炮")
-    else:
-        how = _("{name} 点炮")
-    text = _("{hands}（{how}）").format(hands=hands, how=how.format(name=names[source]))
-    if any(w.get("passed_before") for w in winners):
-        text += " " + _("过水包牌")
-    return text
-
-
-def round_summary(round_: Round, names: list[str]) -> str:
-    """One line: 第3局 东 自摸 清一色 · 东 +33 (the round's biggest winner)."""
-    net = round_.net
-    top = max(range(len(net)), key=lambda s: (net[s], -s))
-    lead = f" · {names[top]} {net[top]:+d}" if net[top] else ""
-    return _("第{number}局 {what}").format(
-        number=round_.number, what=round_outcome_text(round_.record, round_.settlement, names)
-    ) + lead
 
 
 @dataclass(frozen=True)
@@ -516,7 +467,7 @@ class HistoryRow:
 def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
     if not snapshot:
         return ""
-    return round_outcome_text(snapshot["record"], snapshot["settlement"], names)
+    return outcome_text(snapshot["record"], snapshot["settlement"], names)
 
 
 def evening_history(*, evening: Evening) -> list[HistoryRow]:

@@ -127,6 +127,14 @@ def test_money_under_one_yuan_keeps_its_sign(client, tmp_path):
     assert not re.search(r"(?<![\w.])-\d", text)  # no hyphen-minus before any number
 
 
+@pytest.mark.parametrize(("name", "outcome"), [("E2", "南自摸清大对"), ("E3", "东胡大对子（北热炮）"),
+                                              ("E5", "荒庄查叫")])
+def test_the_receipt_says_what_happened_as_the_evening_page_does(client, tmp_path, name, outcome):
+    text = squeeze(poppler("pdftotext", receipt(client, example(name)), tmp_path))
+
+    assert f"结果：{outcome}" in text
+
+
 def test_the_receipt_colours_wins_and_losses_with_the_pages_classes():
     html = render_to_string("calculator/pdf/receipt.html", receipt_context(settle_record(example("E1"))))
 

@@ -22,7 +22,7 @@ from .. import jsonsafe, selectors, services
 from ..evening_forms import CorrectionConfirmForm, EveningForm, PaidForm, VersionForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
-from ..presentation import present
+from ..presentation import outcome_text, present
 from ..qr import qr_svg
 from ..round_entry import RoundEntry
 from ..scoring import RecordInvalid, ruleset_from_dict
@@ -282,8 +282,8 @@ def round_edit(request, evening: Evening, number: int):
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
-            "before_summary": selectors.round_outcome_text(round_.record, round_.settlement, names),
-            "after_summary": selectors.round_outcome_text(entry.record, entry.settlement.to_dict(), names),
+            "before_summary": outcome_text(round_.record, round_.settlement, names),
+            "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
         })
     response = render(request, "calculator/evening/round_edit.html", context)

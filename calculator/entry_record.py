@@ -80,11 +80,12 @@ class SeatDraft:
     problems: list[str] = field(default_factory=list)  # half-filled meld rows, the form's own
 
 
-def seat_draft(name: str, data: dict, melds: Iterable[dict]) -> SeatDraft:
-    """A seat from its form's cleaned data and its meld rows' (in row order; empty rows skipped)."""
+def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> SeatDraft:
+    """A seat from its form's cleaned data and its meld rows' as (row, cleaned data), in row
+    order; rows left blank may be left out."""
     draft = SeatDraft(record={})
     items = []
-    for row, meld in enumerate(melds):
+    for row, meld in melds:
         kind, tile = meld.get("kind"), meld.get("tile")
         if not kind and not tile:
             continue

@@ -36,7 +36,8 @@ class RoundEntry:
     - `dealer`: the dealer to start from (still editable).
     - `initial`: a round record dict (RULES §3) to pre-fill, e.g. to correct a stored round.
     - `prefix`: prefixes every field name, for more than one entry on a page.
-    - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error.
+    - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error;
+      and the forms are never drawn, so blank meld rows are not built (`BaseMeldFormSet`).
 
     After `is_valid()`:
     - `record`: the validated record dict in the canonical RULES §3 shape (sorted notation, every
@@ -108,7 +109,7 @@ class RoundEntry:
             form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index),
                           fixed_name=self.fixed_names is not None),
             melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial(seat) or None,
-                              form_kwargs={"names": self.names}),
+                              form_kwargs={"names": self.names}, drawn=not self.live),
             hand_slot=Slot(f"{self.dom_prefix}-seat{index}-hand-problems"),
             meld_slot=Slot(f"{self.dom_prefix}-seat{index}-melds-problems"),
             extra_slot=Slot(f"{self.dom_prefix}-seat{index}-extra-problems"),
@@ -211,7 +212,7 @@ class RoundEntry:
         """The RULES §3 record from the cleaned forms (call after the forms validated)."""
         seats = []
         for seat in self.seats:
-            melds = (form.cleaned_data for form in seat.melds.forms)
+            melds = ((form.row, form.cleaned_data) for form in seat.melds.forms)
             draft = seat_draft(seat.name, seat.form.cleaned_data, melds)
             self._meld_rows[seat.index] = draft.meld_rows
             for message in draft.problems:

@@ -1,12 +1,18 @@
 """RoundEntry: form data in, the exact RULES §3 record out, and every problem in its place."""
+import copy
+import random
 from decimal import Decimal
 
 import pytest
 from django.http import QueryDict
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from calculator.forms import MeldForm, RoundForm, SeatForm
 from calculator.round_entry import RoundEntry
 from calculator.scoring import PRESETS, parse_record
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
+from tests.scoring.random_rounds import random_record
 
 
 def as_query(data: dict) -> QueryDict:
@@ -230,3 +236,76 @@ def test_each_form_renders_through_its_crispy_helper():
         html = template.render(Context({"form": form}))
         assert "<form" not in html and "csrfmiddlewaretoken" not in html
         assert all(f'name="{form.add_prefix(name)}"' in html for name in form.fields)
+
+
+# -- the live preview reads the same round as the page ------------------------------------------
+
+MELD_VALUES = ["", "pong", "men", "dian", "zhuanwan", "1s", "9p", "0", "2", "9", "on", "false", " ", "x"]
+MELD_KEYS = ["kind", "tile", "from_seat", "late", "TOTAL_FORMS", "INITIAL_FORMS"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), meld_edits=st.lists(st.tuples(
+    st.integers(0, 3), st.integers(0, 5), st.sampled_from(MELD_KEYS), st.sampled_from(MELD_VALUES)), max_size=6))
+def test_the_live_preview_finds_the_same_record_and_problems_as_the_submit(seed, meld_edits):
+    """The live entry leaves out meld rows without data; the submitted one builds all four."""
+    record = random_record(random.Random(seed))
+    data = record_to_post_data(record)
+    for seat, row, name, value in meld_edits:
+        if seat < len(record["seats"]):
+            key = f"seat{seat}-melds-{name}" if name.endswith("FORMS") else f"seat{seat}-melds-{row}-{name}"
+            data[key] = value
+    players = len(record["seats"])
+
+    submitted = RoundEntry(as_query(data), players=players)
+    live = RoundEntry(as_query(data), players=players, live=True)
+
+    assert live.is_valid() == submitted.is_valid()
+    assert live.record == submitted.record
+    assert [slot.messages for slot in live.slots] == [slot.messages for slot in submitted.slots]
+    for seat_live, seat_submitted in zip(live.seats, submitted.seats):
+        filled = [form.row for form in seat_live.melds.forms]
+        assert filled == sorted(filled)
+        assert set(filled) <= {form.row for form in seat_submitted.melds.forms}
+
+
+def test_the_page_draws_all_four_meld_rows_and_the_live_preview_builds_only_filled_ones():
+    data = record_to_post_data(load_example("E1"))  # 东 has one meld, 南 none
+
+    drawn, live = RoundEntry(as_query(data)), RoundEntry(as_query(data), live=True)
+
+    assert [len(seat.melds.forms) for seat in drawn.seats] == [4, 4, 4, 4]
+    assert [[form.row for form in seat.melds.forms] for seat in live.seats] == [[0], [], [], []]
+
+
+# -- each form's fields are its own --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form_class", [RoundForm, SeatForm, MeldForm])
+def test_a_forms_fields_are_copies_like_djangos_own(form_class):
+    """The entry forms copy their fields without Django's deep copy (forms._copy_field): the
+    copies must hold the same values and share nothing that a form may change."""
+    for name, field in form_class.base_fields.items():
+        ours = copy.deepcopy(form_class.base_fields)[name]
+        django = copy.deepcopy(field)
+        assert type(ours) is type(django) and type(ours.widget) is type(django.widget)
+        assert vars(ours).keys() == vars(django).keys()
+        assert vars(ours.widget).keys() == vars(django.widget).keys()
+        assert ours.widget.attrs == field.widget.attrs and ours.widget.attrs is not field.widget.attrs
+        assert ours.error_messages == field.error_messages and ours.error_messages is not field.error_messages
+        assert ours.validators == field.validators and ours.validators is not field.validators
+        if hasattr(field, "choices"):
+            assert list(ours.choices) == list(django.choices) == list(ours.widget.choices)
+            if isinstance(field.choices, list):
+                assert ours.choices is not field.choices and ours.widget.choices is not field.widget.choices
+
+
+def test_setting_one_forms_choices_leaves_the_others_alone():
+    first = RoundForm(names=["甲", "乙", "丙", "丁"], fixed_rules=False, fixed_stake=False)
+    second = RoundForm(names=["东", "南", "西", "北"], fixed_rules=False, fixed_stake=False)
+    first.fields["dealer"].widget.attrs["class"] = "changed"
+
+    assert [label for _, label in first.fields["dealer"].choices] == ["甲", "乙", "丙", "丁"]
+    assert [label for _, label in second.fields["dealer"].widget.choices] == ["东", "南", "西", "北"]
+    assert "class" not in second.fields["dealer"].widget.attrs
+    assert "class" not in RoundForm.base_fields["dealer"].widget.attrs

@@ -9,40 +9,38 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils.text import format_lazy
+from django.utils.functional import lazy
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .scoring import PRESET_HANZI, rules_for
+from .presentation import preset_title
+from .rules_text import CHOICE_WORDS, OPTION_NAMES
+from .scoring import PRESET_HANZI, PRESETS, rules_for
+from .scoring.rules import CHOICES
 from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
 from .services import MAX_TITLE
 
 AS_PRESET = ""  # "keep what the region's preset says"
 
-OPTION_CHOICES: dict[str, list[tuple[str, Any]]] = {
-    "self_draw": [
-        (AS_PRESET, _("按地方规则")),
-        ("plus_one", _("每家付 牌型+1（贵阳、兴义）")),
-        ("double", _("每家付 牌型×2（安顺）")),
-    ],
-    "turned_chicken": [
-        (AS_PRESET, _("按地方规则")),
-        ("next", _("翻牌的下一张是鸡（贵阳、兴义）")),
-        ("swing", _("摇摆鸡：上下各一张（安顺）")),
-        ("none", _("不要翻牌鸡")),
-    ],
-    "chicken_discards": [
-        (AS_PRESET, _("按地方规则")),
-        ("all", _("满堂鸡：打出去的鸡也算（贵阳）")),
-        ("yaoji", _("只算打出去的幺鸡（兴义）")),
-        ("none", _("打出去的不算（安顺）")),
-    ],
-    "chicken_collectors": [
-        (AS_PRESET, _("按地方规则")),
-        ("ready", _("有叫的才收鸡")),
-        ("all", _("不管有没有叫都收鸡")),
-        ("ready_or_pay", _("包鸡：没叫的反赔自己的鸡")),
-    ],
-}
+
+def _with_places(option: str, value: str) -> str:
+    """The value in words with the places whose preset uses it: 每家付 牌型+1（贵阳、兴义）."""
+    words = str(CHOICE_WORDS[option][value])
+    places = [preset_title(key) for key, rules in PRESETS.items() if getattr(rules, option) == value]
+    if places:
+        words = gettext("{words}（{places}）").format(words=words, places=gettext("、").join(places))
+    return capfirst(words)
+
+
+def option_choices(option: str) -> list[tuple[str, Any]]:
+    """按地方规则, then every value of the option (in words, built when the page is shown)."""
+    return [(AS_PRESET, _("按地方规则"))] + [(value, lazy(_with_places, str)(option, value))
+                                              for value in CHOICES[option]]
+
+
+def _option_field(option: str) -> forms.ChoiceField:
+    return forms.ChoiceField(label=OPTION_NAMES[option], required=False, choices=option_choices(option))
 
 
 class EveningForm(forms.Form):
@@ -61,12 +59,10 @@ class EveningForm(forms.Form):
     preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
                                choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
     jian_dou_san = forms.BooleanField(label=_("见豆三：每个豆都算 3"), required=False)
-    self_draw = forms.ChoiceField(label=_("自摸"), required=False, choices=OPTION_CHOICES["self_draw"])
-    turned_chicken = forms.ChoiceField(label=_("翻牌鸡"), required=False, choices=OPTION_CHOICES["turned_chicken"])
-    chicken_discards = forms.ChoiceField(label=_("打出去的鸡"), required=False,
-                                         choices=OPTION_CHOICES["chicken_discards"])
-    chicken_collectors = forms.ChoiceField(label=_("谁收鸡"), required=False,
-                                           choices=OPTION_CHOICES["chicken_collectors"])
+    self_draw = _option_field("self_draw")
+    turned_chicken = _option_field("turned_chicken")
+    chicken_discards = _option_field("chicken_discards")
+    chicken_collectors = _option_field("chicken_collectors")
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
                                           choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
                                                    for s in range(4)])

@@ -4,6 +4,9 @@ Each rule is (number, title, text); `{…}` in a text is filled from `rule_words
 rules page of a preset states that preset's values, in words. The rules page renders this list
 with one template and an anchor per number (R16 → #R16), which result lines link to.
 
+Every option's name and its values in a few words live here too (OPTION_NAMES, CHOICE_WORDS,
+OVERVIEW): the rules page's overview, the evening's summary and the evening form all read them.
+
 The texts are marked with `gettext_noop` and translated when the page is built, so the page
 reads in the language the player picked (the msgids stay the Chinese original).
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from .presentation import pattern_title, preset_title
 from .scoring import PATTERN_HANZI, PRESET_HANZI, RuleSet
@@ -201,23 +204,126 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
     }
 
 
-OPTION_LABELS = [
-    (gettext_noop("自摸"), gettext_noop("自摸时每家付 {self_draw}")),
-    (gettext_noop("杠上开花"), gettext_noop("每家多付 {kong_bloom}")),
-    (gettext_noop("热炮"), gettext_noop("{hot_shot_bonus}；{hot_shot_burn}")),
-    (gettext_noop("抢杠"), gettext_noop("{robbed_kong}；{robbed_kong_burn}")),
-    (gettext_noop("通行证"), gettext_noop("{pass_dou}")),
-    (gettext_noop("豆"), gettext_noop("闷豆 {dou_men}，转弯豆 {dou_zhuanwan}，点豆 {dou_dian}{jian_dou_san}；{dou_collectors}")),
-    (gettext_noop("翻牌鸡"), gettext_noop("{turned_chicken}")),
-    (gettext_noop("打出的鸡"), gettext_noop("{chicken_discards}")),
-    (gettext_noop("金鸡"), gettext_noop("幺鸡 × {gold}。{gold_discards}")),
-    (gettext_noop("冲锋鸡"), gettext_noop("{chong_feng}")),
-    (gettext_noop("责任鸡"), gettext_noop("{ze_ren}")),
-    (gettext_noop("收鸡"), gettext_noop("{chicken_collectors}")),
-    (gettext_noop("报听"), gettext_noop("硬报 {declare_hard} 番，软报 {declare_soft} 番；{declare_kill_self_draw}")),
-    (gettext_noop("荒庄坐庄"), gettext_noop("{draw_dealer}")),
-    (gettext_noop("一炮多响坐庄"), gettext_noop("{multi_win_dealer}")),
+# -- the options in a few words: the rules page's overview, the evening's summary and form -----
+
+# What each option is called at the table. A line of the overview is named after its first option.
+OPTION_NAMES = {
+    "patterns": gettext_lazy("牌型番数"),
+    "self_draw": gettext_lazy("自摸"),
+    "hot_shot_bonus": gettext_lazy("热炮"),
+    "hot_shot_burn": gettext_lazy("热炮烧什么"),
+    "robbed_kong": gettext_lazy("抢杠"),
+    "robbed_kong_burn": gettext_lazy("抢杠烧什么"),
+    "pass_dou": gettext_lazy("通行证"),
+    "dou_values": gettext_lazy("豆"),
+    "dou_collectors": gettext_lazy("谁收豆"),
+    "turned_chicken": gettext_lazy("翻牌鸡"),
+    "chicken_discards": gettext_lazy("打出的鸡"),
+    "yaoji_concealed": gettext_lazy("手里的幺鸡"),
+    "gold": gettext_lazy("金鸡"),
+    "gold_discards": gettext_lazy("打出的金鸡"),
+    "chong_feng": gettext_lazy("冲锋鸡 / 责任鸡"),
+    "chicken_collectors": gettext_lazy("谁收鸡"),
+    "declare": gettext_lazy("报听"),
+    "declare_kill_self_draw": gettext_lazy("杀报（自摸）"),
+    "multi_win_dealer": gettext_lazy("一炮多响坐庄"),
+    "draw_dealer": gettext_lazy("荒庄后的庄"),
+}
+
+# The values of the main one-word options in a few words. The evening form offers these too.
+CHOICE_WORDS = {
+    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2")},
+    "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
+                       "none": gettext_lazy("不多付")},
+    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色")},
+    "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
+                 "off": gettext_lazy("不要通行证")},
+    "turned_chicken": {"next": gettext_lazy("翻牌的下一张是鸡"), "swing": gettext_lazy("摇摆鸡：上下各一张"),
+                       "none": gettext_lazy("不要翻牌鸡")},
+    "chicken_discards": {"all": gettext_lazy("满堂鸡：打出去的鸡也算"), "yaoji": gettext_lazy("只算打出去的幺鸡"),
+                         "none": gettext_lazy("打出去的不算")},
+    "chicken_collectors": {"ready": gettext_lazy("有叫的才收鸡"), "all": gettext_lazy("不管有没有叫都收鸡"),
+                           "ready_or_pay": gettext_lazy("包鸡：没叫的反赔自己的鸡")},
+    "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
+                    "xingyi": gettext_lazy("兴义算法")},
+}
+
+# The overview, line by line: (the line's name in OPTION_NAMES, every option it states, whether
+# the evening's summary always shows it). The summary shows the other lines only when one of
+# their options differs from the preset. Every RuleSet option is in exactly one line.
+OVERVIEW: list[tuple[str, tuple[str, ...], bool]] = [
+    ("patterns", ("patterns",), False),
+    ("self_draw", ("self_draw", "kong_bloom_bonus"), True),
+    ("hot_shot_bonus", ("hot_shot_bonus",), True),
+    ("hot_shot_burn", ("hot_shot_burn",), False),
+    ("robbed_kong", ("robbed_kong",), True),
+    ("robbed_kong_burn", ("robbed_kong_burn",), False),
+    ("pass_dou", ("pass_dou",), True),
+    ("dou_values", ("dou_values", "jian_dou_san"), True),
+    ("dou_collectors", ("dou_collectors",), False),
+    ("turned_chicken", ("turned_chicken",), True),
+    ("chicken_discards", ("chicken_discards",), True),
+    ("yaoji_concealed", ("yaoji_concealed",), False),
+    ("gold", ("gold",), True),
+    ("gold_discards", ("gold_discards",), False),
+    ("chong_feng", ("chong_feng", "chong_feng_gold", "ze_ren"), True),
+    ("chicken_collectors", ("chicken_collectors",), True),
+    ("declare", ("declare",), True),
+    ("declare_kill_self_draw", ("declare_kill_self_draw",), False),
+    ("multi_win_dealer", ("multi_win_dealer",), False),
+    ("draw_dealer", ("draw_dealer",), True),
 ]
+
+
+def overview_words(rules: RuleSet) -> dict[str, str]:
+    """Each overview line's text for this RuleSet: the few words of CHOICE_WORDS, else the words
+    the rule texts use (`rule_words`), else a short sentence of its own."""
+    r, long = rules, rule_words(rules)
+    words = {key: str(CHOICE_WORDS[key][getattr(r, key)]) for key in CHOICE_WORDS}
+    if r.kong_bloom_bonus:
+        words["self_draw"] += _("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus)
+    return {
+        **{key: long[key] for key in ("patterns", "hot_shot_burn", "robbed_kong_burn", "dou_collectors",
+                                      "gold_discards", "declare_kill_self_draw", "multi_win_dealer")},
+        **words,
+        "dou_values": (_("见豆三：每个豆都是 3") if r.jian_dou_san else
+                       _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values)),
+        "yaoji_concealed": _("每张算 {n}").format(n=r.yaoji_concealed),
+        "gold": _("×{gold}").format(gold=r.gold),
+        "chong_feng": _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
+                                                                 zr=r.ze_ren),
+        "declare": _("硬报 {hard}，软报 {soft}").format(**r.declare),
+    }
+
+
+def _changed_lines(rules: RuleSet) -> set[str]:
+    changed = rules.options()
+    return {name for name, options, _main in OVERVIEW if any(option in changed for option in options)}
+
+
+def overview(rules: RuleSet, *, summary: bool = False) -> list[tuple[str, str]]:
+    """The rules as (what, how) lines a player can check at a glance. The evening's `summary`
+    (R41) keeps the main lines and whatever differs from the preset; the rules page shows all."""
+    words, changed = overview_words(rules), _changed_lines(rules)
+    return [(str(OPTION_NAMES[name]), words[name]) for name, _options, main in OVERVIEW
+            if not summary or main or name in changed]
+
+
+def rules_in_words(rules: RuleSet) -> list[tuple[str, str]]:
+    """The evening's rules for its header and report: the preset, then the summary lines."""
+    return [(_("规则"), _("{place}规则").format(place=preset_title(rules.preset))),
+            *overview(rules, summary=True)]
+
+
+def rules_headline(rules: RuleSet) -> str:
+    """A short label for the header: 贵阳 · 见豆三 · 自定 1 项."""
+    extra = rules.options()
+    label = preset_title(rules.preset)
+    if extra.pop("jian_dou_san", False):
+        label += " · " + _("见豆三")
+    if extra:
+        label += " · " + _("自定 {n} 项").format(n=len(extra))
+    return label
 
 
 @dataclass(frozen=True)
@@ -243,13 +349,12 @@ class RulesPage:
 
 
 def rules_page(rules: RuleSet) -> RulesPage:
-    """Every rule of RULES.md for this RuleSet, grouped, plus its options in words."""
+    """Every rule of RULES.md for this RuleSet, grouped, plus the overview of its options."""
     words = rule_words(rules)
     sections: list[RuleSection] = []
     for number, title, text in RULES:
         if number in SECTIONS:
             sections.append(RuleSection(_(SECTIONS[number]), []))
         sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
-    options = [(_(label), _(text).format_map(words)) for label, text in OPTION_LABELS]
     return RulesPage(rules.preset, preset_title(rules.preset), [(key, preset_title(key)) for key in PRESET_HANZI],
-                     sections, options)
+                     sections, overview(rules))

@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, outcome_text, preset_title, present, round_summary, sign_class, signed
+from .presentation import format_money, outcome_text, present, round_summary, sign_class, signed
+from .rules_text import rules_headline, rules_in_words
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .scoring.settle import decimal_text
 from .settle_up import minimum_transfers
@@ -240,78 +241,6 @@ def evening_report_rounds(*, evening: Evening) -> list[ReportRound]:
             for r in evening_rounds_queryset(evening=evening)]
 
 
-# -- rules in plain words ----------------------------------------------------------------------
-
-_WORDS: dict[str, dict[Any, Any]] = {
-    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2")},
-    "turned_chicken": {"next": gettext_lazy("翻牌的下一张"), "swing": gettext_lazy("摇摆鸡（上下各一张）"),
-                       "none": gettext_lazy("不翻牌")},
-    "chicken_discards": {"all": gettext_lazy("满堂鸡（打出去的也算）"), "yaoji": gettext_lazy("只算打出的幺鸡"),
-                         "none": gettext_lazy("打出去的不算")},
-    "chicken_collectors": {"ready": gettext_lazy("有叫的才收"), "all": gettext_lazy("人人都收"),
-                           "ready_or_pay": gettext_lazy("包鸡（没叫的反赔）")},
-    "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
-                       "none": gettext_lazy("不多付")},
-    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色")},
-    "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
-                 "off": gettext_lazy("不要通行证")},
-    "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
-                    "xingyi": gettext_lazy("兴义算法")},
-}
-_LABELS = {
-    "preset": gettext_lazy("规则"),
-    "self_draw": gettext_lazy("自摸"),
-    "dou": gettext_lazy("豆"),
-    "turned_chicken": gettext_lazy("翻牌鸡"),
-    "chicken_discards": gettext_lazy("打出的鸡"),
-    "chicken_collectors": gettext_lazy("谁收鸡"),
-    "gold": gettext_lazy("金鸡"),
-    "chong_feng": gettext_lazy("冲锋鸡 / 责任鸡"),
-    "declare": gettext_lazy("报听"),
-    "hot_shot_bonus": gettext_lazy("热炮"),
-    "robbed_kong": gettext_lazy("抢杠"),
-    "pass_dou": gettext_lazy("通行证"),
-    "draw_dealer": gettext_lazy("荒庄后的庄"),
-}
-
-
-def rules_in_words(rules: dict[str, Any]) -> list[tuple[str, str]]:
-    """The evening's rules as (what, how) lines a player can check at a glance (R41)."""
-    r = ruleset_from_dict(rules)
-    dou = (_("见豆三：每个豆都是 3") if r.jian_dou_san else
-           _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values))
-    lines = [
-        ("preset", _("{place}规则").format(place=preset_title(r.preset))),
-        ("self_draw", str(_WORDS["self_draw"][r.self_draw])
-         + (_("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus) if r.kong_bloom_bonus else "")),
-        ("dou", dou),
-        ("turned_chicken", str(_WORDS["turned_chicken"][r.turned_chicken])),
-        ("chicken_discards", str(_WORDS["chicken_discards"][r.chicken_discards])),
-        ("chicken_collectors", str(_WORDS["chicken_collectors"][r.chicken_collectors])),
-        ("gold", _("×{gold}").format(gold=r.gold)),
-        ("chong_feng", _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
-                                                                 zr=r.ze_ren)),
-        ("declare", _("硬报 {hard}，软报 {soft}").format(**r.declare)),
-        ("hot_shot_bonus", str(_WORDS["hot_shot_bonus"][r.hot_shot_bonus])),
-        ("robbed_kong", str(_WORDS["robbed_kong"][r.robbed_kong])),
-        ("pass_dou", str(_WORDS["pass_dou"][r.pass_dou])),
-        ("draw_dealer", str(_WORDS["draw_dealer"][r.draw_dealer])),
-    ]
-    return [(str(_LABELS[key]), text) for key, text in lines]
-
-
-def rules_headline(rules: dict[str, Any]) -> str:
-    """A short label for the header: 贵阳 · 见豆三."""
-    r = ruleset_from_dict(rules)
-    extra = r.options()
-    label = preset_title(r.preset)
-    if extra.get("jian_dou_san"):
-        label += " · " + _("见豆三")
-    if len(extra) - ("jian_dou_san" in extra) > 0:
-        label += " · " + _("自定 {n} 项").format(n=len(extra) - ("jian_dou_san" in extra))
-    return label
-
-
 # -- the evening page --------------------------------------------------------------------------
 
 
@@ -336,6 +265,7 @@ def evening_board(*, evening: Evening) -> EveningBoard:
     names = evening_names(evening=evening)
     rounds = list(evening_rounds_queryset(evening=evening))
     nets = [r.net for r in rounds]
+    rules = ruleset_from_dict(evening.rules)
     return EveningBoard(
         evening=evening,
         names=names,
@@ -345,8 +275,8 @@ def evening_board(*, evening: Evening) -> EveningBoard:
         next_dealer=names[_next_dealer(evening, rounds[-1] if rounds else None)],
         next_number=next_round_number(evening=evening),
         stake=evening_stake_text(evening=evening),
-        rules_headline=rules_headline(evening.rules),
-        rules_words=rules_in_words(evening.rules),
+        rules_headline=rules_headline(rules),
+        rules_words=rules_in_words(rules),
     )
 
 

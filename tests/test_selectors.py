@@ -168,12 +168,13 @@ def test_the_history_lists_every_change_newest_first():
     assert "自摸" in corrected.before and "热炮" in corrected.after
 
 
-def test_the_rules_read_in_plain_words():
-    evening = make_evening(options={"jian_dou_san": True})
-    words = dict(selectors.rules_in_words(evening.rules))
+def test_the_board_states_the_evenings_own_rules():
+    evening = make_evening(options={"jian_dou_san": True, "self_draw": "double"})
+    board = selectors.evening_board(evening=evening)
+    words = dict(board.rules_words)
     assert words["豆"] == "见豆三：每个豆都是 3"
-    assert words["翻牌鸡"] == "翻牌的下一张"
-    assert selectors.rules_headline(evening.rules) == "贵阳 · 见豆三"
+    assert words["自摸"] == "每家付 牌型×2，杠上开花再加 1"
+    assert board.rules_headline == "贵阳 · 见豆三 · 自定 1 项"
 
 
 def test_the_chart_is_an_svg_with_every_player():

@@ -5,12 +5,15 @@ thing in the same words. No arithmetic happens in templates; it happens here or 
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
@@ -224,7 +227,16 @@ class SettlementView:
     next_dealer: str
     preset: str
     stake: str
-    preset_key: str = "guiyang"  # for links to the rules page of the preset in use
+    rules_url: str  # the rules page stating the rules this round was scored under
+
+
+def rules_url(rules: RuleSet) -> str:
+    """/rules/?preset=anshun, plus the options that differ from the preset as compact JSON, so
+    that a round's rule links state its own rules (views.pages.asked_rules reads them back)."""
+    params = {"preset": rules.preset}
+    if options := rules.options():
+        params["options"] = json.dumps(options, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return f"{reverse('calculator:rules')}?{urlencode(params)}"
 
 
 def line_for(item: Item, names: list[str]) -> Line:
@@ -269,7 +281,7 @@ def present(settlement: Settlement) -> SettlementView:
         next_dealer=names[settlement.next_dealer],
         preset=preset_title(record.rules.preset),
         stake=format_money(record.stake),
-        preset_key=record.rules.preset,
+        rules_url=rules_url(record.rules),
     )
 
 

@@ -326,6 +326,15 @@ def rules_headline(rules: RuleSet) -> str:
     return label
 
 
+def changed_text(rules: RuleSet) -> str:
+    """What these rules change from their preset, by name: "" when they are the preset's."""
+    changed = _changed_lines(rules)
+    if not changed:
+        return ""
+    names = _("、").join(str(OPTION_NAMES[name]) for name, _options, _main in OVERVIEW if name in changed)
+    return _("在{preset}规则上改了：{names}").format(preset=preset_title(rules.preset), names=names)
+
+
 @dataclass(frozen=True)
 class RuleText:
     number: str
@@ -343,9 +352,10 @@ class RuleSection:
 class RulesPage:
     preset: str
     preset_name: str
-    presets: list[tuple[str, str]]
+    presets: list[tuple[str, str, bool]]  # key, name, whether this page states exactly that preset
     sections: list[RuleSection]
     options: list[tuple[str, str]]
+    changed: str  # what differs from the preset ("" for the preset itself)
 
 
 def rules_page(rules: RuleSet) -> RulesPage:
@@ -356,5 +366,6 @@ def rules_page(rules: RuleSet) -> RulesPage:
         if number in SECTIONS:
             sections.append(RuleSection(_(SECTIONS[number]), []))
         sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
-    return RulesPage(rules.preset, preset_title(rules.preset), [(key, preset_title(key)) for key in PRESET_HANZI],
-                     sections, overview(rules))
+    changed = changed_text(rules)
+    presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESET_HANZI]
+    return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, overview(rules), changed)

@@ -32,6 +32,7 @@ urlpatterns = [
     path("e/<slug:token>/rounds/<int:number>/delete/", evenings.round_delete, name="evening_round_delete"),
     path("e/<slug:token>/rounds/<int:number>/receipt.pdf", evenings.round_receipt_pdf,
          name="evening_round_receipt_pdf"),
+    path("e/<slug:token>/rules/", pages.evening_rules, name="evening_rules"),
     path("e/<slug:token>/settle/", evenings.evening_settle, name="evening_settle"),
     path("e/<slug:token>/settle/paid/", evenings.transfer_paid, name="evening_transfer_paid"),
     path("e/<slug:token>/history/", evenings.evening_history, name="evening_history"),
@@ -41,4 +42,5 @@ urlpatterns = [
     path("v/<slug:read_token>/", evenings.evening_follow, name="evening_follow"),
     path("v/<slug:read_token>/rounds/<int:number>/", evenings.follow_round, name="evening_follow_round"),
     path("v/<slug:read_token>/report.pdf", evenings.follow_report_pdf, name="evening_follow_report_pdf"),
+    path("v/<slug:read_token>/rules/", pages.follow_rules, name="evening_follow_rules"),
 ]

@@ -195,6 +195,7 @@ def test_the_allow_list_catches_chinese_that_is_not_a_rule_term():
     reverse("calculator:rules") + "?preset=guiyang",
     reverse("calculator:rules") + "?preset=anshun",
     reverse("calculator:rules") + "?preset=xingyi",
+    reverse("calculator:rules") + '?preset=anshun&options={"self_draw":"plus_one","patterns":{"ping_hu":2}}',
     reverse("calculator:evening_new"),
     reverse("calculator:evening_import"),
 ])
@@ -233,6 +234,8 @@ def test_an_evening_reads_in_english(english, evening):
         reverse("calculator:evening_share", args=[token]),
         reverse("calculator:evening_follow", args=[read_token]),
         reverse("calculator:evening_follow_round", args=[read_token, 3]),
+        reverse("calculator:evening_rules", args=[token]),
+        reverse("calculator:evening_follow_rules", args=[read_token]),
     ]
     for url in urls:
         response = english.get(url)

@@ -1,5 +1,7 @@
 """The one-round pages: entry, htmx preview, result, rules and home, through Django's test client."""
 import re
+from html import unescape as html_unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -71,6 +73,20 @@ def test_the_e1_result_reads_as_sentences_with_rule_links_and_the_matrix(client)
         assert f'<span class="group-title">{title}</span>' in html
     assert 'class="table table-sm matrix' in html
     assert "+15 元" in html
+
+
+def test_rule_links_carry_the_rounds_own_options_and_the_page_states_them(client):
+    record = load_example("E1")
+    record["options"] = {"jian_dou_san": True}
+    html = text(client.post(ROUND_URL, record_to_post_data(record)))
+
+    links = {html_unescape(href) for href in re.findall(r'class="rule-link" href="([^"#]+)#R\d+"', html)}
+    assert len(links) == 1
+    link = urlsplit(links.pop())
+    assert link.path == reverse("calculator:rules")
+    assert parse_qs(link.query) == {"preset": ["guiyang"], "options": ['{"jian_dou_san":true}']}
+    rules = text(client.get(f"{link.path}?{link.query}"))
+    assert "见豆三：每个豆都算 3 番" in rules and "在贵阳规则上改了：豆" in rules
 
 
 def test_money_follows_the_stake(client):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import pytest
 
 from calculator.rules_text import (
-    CHOICE_WORDS, OPTION_NAMES, OVERVIEW, overview, rules_headline, rules_in_words, rules_page,
+    CHOICE_WORDS, OPTION_NAMES, OVERVIEW, changed_text, overview, rules_headline, rules_in_words, rules_page,
 )
 from calculator.scoring import PRESETS, RuleSet, rules_for
 from calculator.scoring.rules import CHOICES
@@ -52,6 +52,7 @@ def test_the_evenings_summary_shows_every_option_that_differs_from_its_preset(pr
 
     assert name in summary and summary[name] == dict(overview(rules))[name]
     assert summary[name] != dict(overview(PRESETS[preset]))[name]
+    assert name in changed_text(rules)
 
 
 def test_the_summary_of_a_preset_keeps_to_the_main_lines():
@@ -59,6 +60,7 @@ def test_the_summary_of_a_preset_keeps_to_the_main_lines():
     main = {str(OPTION_NAMES[name]) for name, _options, is_main in OVERVIEW if is_main}
     assert set(summary) == {"规则"} | main
     assert summary["规则"] == "兴义规则"
+    assert changed_text(PRESETS["xingyi"]) == ""
 
 
 @pytest.mark.parametrize(
@@ -82,10 +84,16 @@ def test_the_headline_counts_the_changes_beside_jian_dou_san():
     rules, _problems = rules_for("guiyang", {"jian_dou_san": True, "self_draw": "double", "gold": 3})
     assert rules_headline(PRESETS["anshun"]) == "安顺"
     assert rules_headline(rules) == "贵阳 · 见豆三 · 自定 2 项"
+    assert changed_text(rules) == "在贵阳规则上改了：自摸、豆、金鸡"
 
 
-def test_the_rules_page_overview_is_the_same_lines_in_full():
+def test_the_rules_page_states_the_rules_it_is_given():
     rules, _problems = rules_for("guiyang", {"self_draw": "double"})
-    assert rules_page(rules).options == overview(rules)
-    assert dict(overview(rules))["自摸"] == "每家付 牌型×2，杠上开花再加 1"
-    assert len(overview(rules)) == len(OVERVIEW)
+    page = rules_page(rules)
+    r12 = next(rule for section in page.sections for rule in section.rules if rule.number == "R12")
+
+    assert "2V（翻倍）" in r12.text and "V + 1 番" not in r12.text
+    assert dict(page.options)["自摸"].startswith("每家付 牌型×2")
+    assert page.changed == "在贵阳规则上改了：自摸"
+    assert not any(current for _key, _name, current in page.presets)  # not the plain 贵阳 page
+    assert [current for _key, _name, current in rules_page(PRESETS["anshun"]).presets] == [False, True, False]

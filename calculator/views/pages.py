@@ -1,9 +1,16 @@
-"""Pages: the welcome page and the rules."""
+"""Pages: the welcome page and the rules, for a preset, a round's own rules or an evening's."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from .. import jsonsafe
+from ..models import Evening
 from ..rules_text import rules_page
-from ..scoring import PRESETS
+from ..scoring import PRESETS, RuleSet, rules_for, ruleset_from_dict
+from .evenings import editing, reading
 
 
 @require_GET
@@ -11,9 +18,40 @@ def home(request):
     return render(request, "calculator/home.html")
 
 
+def asked_rules(params: Mapping[str, str]) -> RuleSet:
+    """The rules a link asks for: ?preset=guiyang|anshun|xingyi, with the round's own options as
+    JSON in ?options= (as `presentation.rules_url` writes them). Options that scoring refuses
+    give the preset as it is; an unknown preset gives 贵阳."""
+    preset = params.get("preset", "guiyang")
+    if preset not in PRESETS:
+        preset = "guiyang"
+    try:
+        options = jsonsafe.loads(params.get("options", "{}"))
+    except (ValueError, RecursionError):
+        return PRESETS[preset]
+    rules, _problems = rules_for(preset, options) if isinstance(options, dict) else (None, [])
+    return rules or PRESETS[preset]
+
+
 @require_GET
 def rules(request):
-    """The rules in Chinese for one preset (?preset=guiyang|anshun|xingyi), one anchor per rule."""
-    preset = request.GET.get("preset", "guiyang")
-    page = rules_page(PRESETS.get(preset, PRESETS["guiyang"]))
-    return render(request, "calculator/rules.html", {"page": page})
+    """The rules for one preset, or for the options a round link carries; an anchor per rule."""
+    return _rules(request, asked_rules(request.GET))
+
+
+@require_GET
+@editing
+def evening_rules(request, evening: Evening):
+    """The rules the evening was opened with (R41), at its edit address."""
+    return _rules(request, ruleset_from_dict(evening.rules), evening=evening, token=evening.token)
+
+
+@require_GET
+@reading
+def follow_rules(request, evening: Evening):
+    """The same, at the read-only address: its links stay on the read-only pages."""
+    return _rules(request, ruleset_from_dict(evening.rules), evening=evening, read_only=True)
+
+
+def _rules(request, rules: RuleSet, **context):
+    return render(request, "calculator/rules.html", {"page": rules_page(rules), **context})

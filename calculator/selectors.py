@@ -335,6 +335,7 @@ class TransferRow:
 @dataclass(frozen=True)
 class SettleUp:
     totals: list[PlayerTotal]
+    stake: str
     transfers: list[TransferRow]
     all_paid: bool
     rounds: int
@@ -350,7 +351,7 @@ def evening_settle_up(*, evening: Evening) -> SettleUp:
                     _money(t.points, evening.stake), (t.payer, t.payee, t.points) in paid)
         for t in minimum_transfers([t.points for t in totals])
     ]
-    return SettleUp(totals, transfers, all(t.paid for t in transfers),
+    return SettleUp(totals, evening_stake_text(evening=evening), transfers, all(t.paid for t in transfers),
                     Round.objects.filter(evening=evening).count())
 
 

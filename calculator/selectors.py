@@ -1,4 +1,5 @@
-"""Reads of the evening ledger: totals, rounds, chart, settle-up and history, ready to show.
+"""Reads of the evening ledger: totals, rounds, chart and settle-up, ready to show (the history
+of changes is in `history`).
 
 Totals are always sums over the stored rounds (R41); nothing here writes. Money is points ×
 the evening's stake, computed exactly with Decimal and written by scoring's `decimal_text`.
@@ -12,11 +13,10 @@ from typing import Any
 
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from .charts import Series, colour, running_totals_svg
 from .models import Change, Evening, PaidTransfer, Round
-from .presentation import format_money, outcome_text, present, round_summary, sign_class, signed
+from .presentation import format_money, present, round_summary, sign_class, signed
 from .rules_text import rules_headline, rules_in_words
 from .scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 from .scoring.settle import decimal_text
@@ -353,69 +353,3 @@ def evening_settle_up(*, evening: Evening) -> SettleUp:
     ]
     return SettleUp(totals, evening_stake_text(evening=evening), transfers, all(t.paid for t in transfers),
                     Round.objects.filter(evening=evening).count())
-
-
-# -- history -----------------------------------------------------------------------------------
-
-KIND_TITLES = {
-    Change.CREATED: gettext_lazy("记了"),
-    Change.CORRECTED: gettext_lazy("改了"),
-    Change.DELETED: gettext_lazy("删了"),
-}
-
-
-@dataclass(frozen=True)
-class HistoryNet:
-    name: str
-    before: int | None
-    after: int | None
-
-    @property
-    def changed(self) -> bool:
-        return self.before is not None and self.after is not None and self.before != self.after
-
-    @property
-    def before_text(self) -> str:
-        return "" if self.before is None else signed(self.before)
-
-    @property
-    def after_text(self) -> str:
-        return "" if self.after is None else signed(self.after)
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    kind: str
-    title: str
-    round_number: int
-    at: datetime
-    by: str
-    before: str  # the round's one-line summary before the change ("" when it did not exist)
-    after: str
-    nets: list[HistoryNet]
-
-
-def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
-    if not snapshot:
-        return ""
-    return outcome_text(snapshot["record"], snapshot["settlement"], names)
-
-
-def evening_history(*, evening: Evening) -> list[HistoryRow]:
-    """Every change to the evening's rounds, newest first (R42)."""
-    names = evening_names(evening=evening)
-    rows = []
-    for change in Change.objects.filter(evening=evening).order_by("-at", "-id"):
-        before = change.before["net"] if change.before else [None] * len(names)
-        after = change.after["net"] if change.after else [None] * len(names)
-        rows.append(HistoryRow(
-            kind=change.kind,
-            title=str(KIND_TITLES[change.kind]),
-            round_number=change.round_number,
-            at=change.at,
-            by=change.by,
-            before=_snapshot_summary(change.before, names),
-            after=_snapshot_summary(change.after, names),
-            nets=[HistoryNet(*row) for row in zip(names, before, after)],
-        ))
-    return rows

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from . import jsonsafe, selectors
+from . import history, jsonsafe, selectors
 from .models import Change, Evening, PaidTransfer, Player, Round
 from .presentation import present
 from .scoring import RecordInvalid, Settlement, rules_for, ruleset_from_dict, settle_record
@@ -398,7 +398,7 @@ def _check_readable(evening: Evening) -> None:
     well-formed JSON but do not fit together fails here, inside the import's transaction,
     rather than on every later visit."""
     selectors.evening_board(evening=evening)
-    selectors.evening_history(evening=evening)
+    history.evening_history(evening=evening)
     selectors.evening_settle_up(evening=evening)
     selectors.evening_report_rounds(evening=evening)
     for round_ in selectors.evening_rounds_queryset(evening=evening).select_related("evening"):

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import jsonsafe, selectors, services
+from .. import history, jsonsafe, selectors, services
 from ..evening_forms import CorrectionConfirmForm, EveningForm, PaidForm, VersionForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
@@ -402,7 +402,7 @@ def transfer_paid(request, evening: Evening):
 @require_GET
 @editing
 def evening_history(request, evening: Evening):
-    context = {**_base_context(request, evening), "history": selectors.evening_history(evening=evening)}
+    context = {**_base_context(request, evening), "history": history.evening_history(evening=evening)}
     return render(request, "calculator/evening/history.html", context)
 
 
@@ -412,7 +412,7 @@ def _report_context(evening: Evening) -> dict:
         "board": selectors.evening_board(evening=evening),
         "rounds": selectors.evening_report_rounds(evening=evening),
         "settle": selectors.evening_settle_up(evening=evening),
-        "history": selectors.evening_history(evening=evening),
+        "history": history.evening_history(evening=evening),
         "printed_at": timezone.now(),
     }
 

@@ -106,3 +106,29 @@ def screenshot(request):
         return path
 
     return take
+
+
+@pytest.fixture
+def listener():
+    """A loopback port that records whether anything (a PDF renderer, say) connected to it."""
+    from tests.pdf_tools import Listener
+
+    listening = Listener()
+    yield listening
+    listening.server.close()
+
+
+@pytest.fixture
+def fetched(monkeypatch):
+    """Every URL the PDF fetcher is asked for during the test."""
+    from calculator.pdf import StaticFileFetcher
+
+    urls = []
+    original = StaticFileFetcher.fetch
+
+    def spy(self, url, headers=None):
+        urls.append(url)
+        return original(self, url, headers)
+
+    monkeypatch.setattr(StaticFileFetcher, "fetch", spy)
+    return urls

@@ -30,7 +30,7 @@ from calculator.scoring import ruleset_from_dict
 from calculator.views import evenings as evening_views
 from tests.factories import NAMES, example_record, make_evening, record_rounds
 from tests.round_form_data import record_to_post_data
-from tests.test_pdf import Listener, poppler, squeeze
+from tests.pdf_tools import poppler, squeeze
 
 pytestmark = pytest.mark.django_db
 
@@ -406,26 +406,6 @@ def test_any_damage_to_an_export_is_refused_or_imports_cleanly(export, changes):
 
 
 # -- HTML in names stays text: pages and PDFs ---------------------------------------------------
-
-
-@pytest.fixture
-def listener():
-    listening = Listener()
-    yield listening
-    listening.server.close()
-
-
-@pytest.fixture
-def fetched(monkeypatch):
-    urls = []
-    original = StaticFileFetcher.fetch
-
-    def spy(self, url, headers=None):
-        urls.append(url)
-        return original(self, url, headers)
-
-    monkeypatch.setattr(StaticFileFetcher, "fetch", spy)
-    return urls
 
 
 def hostile_names(port: int) -> list[str]:

@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from calculator.scoring import PRESETS, Hand, parse_tiles, waits_of
+from calculator.scoring.rules import CHOICES
 
 KINDS = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 YAOJI = "1s"
@@ -22,19 +23,8 @@ OUTCOMES = ("draw", "self_draw", "discard", "multi", "hot", "robbed")
 OUTCOME_WEIGHTS = (2, 3, 4, 2, 2, 1)
 STAKES = ("1", "0.5", "2", "5", "0.25", "1.5", "3")
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    **CHOICES,  # every value of every word-valued option (RULES §9)
     "jian_dou_san": (True, False),
-    "dou_collectors": ("ready", "all"),
-    "chicken_collectors": ("ready", "all", "ready_or_pay"),
-    "turned_chicken": ("next", "swing", "none"),
-    "chicken_discards": ("all", "yaoji", "none"),
-    "self_draw": ("plus_one", "double"),
-    "hot_shot_bonus": ("one", "kong_total", "none"),
-    "hot_shot_burn": ("kong", "all"),
-    "robbed_kong": ("pay_all", "qing_yi_se"),
-    "robbed_kong_burn": ("none", "all"),
-    "pass_dou": ("any", "men_or_zhuanwan", "off"),
-    "multi_win_dealer": ("guiyang", "discarder", "after_discarder"),
-    "draw_dealer": ("stay", "anshun", "xingyi"),
     "kong_bloom_bonus": (0, 1, 2),
     "chong_feng": (0, 2, 3),
     "ze_ren": (0, 1, 2),

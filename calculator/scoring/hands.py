@@ -2,14 +2,16 @@
 
 Hands are count vectors over the 27 kinds (see `tiles`). Each suit is decomposed on its own
 and the result cached, since the same suit shapes recur endlessly; a hand is complete when the
-suits' readings combine into exactly one pair. The speed of all this is measured against the
-`mahjong` package by bench/hands.py (docs/BENCHMARKS.md).
+suits' readings combine into exactly one pair. `is_complete` needs no decomposition at all: it
+looks each suit up in a fixed table of the shapes that can be part of a complete hand. The speed
+of all this is measured against the `mahjong` package by bench/hands.py (docs/BENCHMARKS.md).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add
 
 from .tiles import ALL_KINDS, KINDS, Tile
 
@@ -180,17 +182,52 @@ def patterns_of(hand: Hand) -> set[str]:
     return found
 
 
+# The suit shapes (counts 0–4) that are up to four sets, or up to four sets and one pair: 21,743 of
+# them, the whole closed set, so `is_complete` looks suits up here and never decomposes one, and a
+# suit seen for the first time costs what a familiar one does. Not a cache: it holds the same
+# whatever hands have been seen. Built on first use (about 25 ms, 4 MB, bench/hands.py) rather
+# than at import, since the app itself asks only `best_reading` and `waits_of`.
+_COMPLETE_SUITS: frozenset[tuple[int, ...]] = frozenset()
+
+
+def _complete_suits() -> frozenset[tuple[int, ...]]:
+    global _COMPLETE_SUITS
+    triplets = [tuple(3 * (r == first) for r in range(9)) for first in range(9)]
+    sequences = [tuple(int(first <= r < first + 3) for r in range(9)) for first in range(7)]
+    pairs = [tuple(2 * (r == first) for r in range(9)) for first in range(9)]
+
+    def plus(shapes: Iterable[tuple[int, ...]], parts: list[tuple[int, ...]]) -> set[tuple[int, ...]]:
+        """Each shape with each part added, where that leaves no count over four."""
+        return {new for shape in shapes for part in parts if max(new := tuple(map(add, shape, part))) <= 4}
+
+    level = {(0,) * 9}
+    sets_only = set(level)
+    for _ in range(4):
+        level = plus(level, triplets + sequences)
+        sets_only |= level
+    # Two threads may both build it on their first call: each gets the same table.
+    _COMPLETE_SUITS = frozenset(sets_only | plus(sets_only, pairs))
+    return _COMPLETE_SUITS
+
+
+_PAIR_COUNTS, _REAL_COUNTS = frozenset((0, 2, 4)), frozenset(range(5))
+
+
 def is_complete(hand: Hand) -> bool:
     """Whether a 14-tile hand is 胡 in some pattern: `patterns_of` without naming them."""
     if hand.size != 14:
         return False
     counts = hand.concealed
-    m, m_odd = _suit_shape(counts[0:9])
-    p, p_odd = _suit_shape(counts[9:18])
-    s, s_odd = _suit_shape(counts[18:27])
-    if _JOIN[16 * _JOIN[16 * m + p] + s] & ONE_PAIR:
+    table = _COMPLETE_SUITS or _complete_suits()
+    # Each suit is sets (a multiple of three tiles) or sets and a pair (two more), and the
+    # concealed tiles number 14 less three a meld, so exactly one suit holds the pair.
+    if counts[0:9] in table and counts[9:18] in table and counts[18:27] in table:
         return True
-    return not hand.meld_kinds and not (m_odd or p_odd or s_odd)
+    if not hand.meld_kinds and _PAIR_COUNTS.issuperset(counts):
+        return True  # seven pairs, a four of a kind counting as two (R6)
+    # The table stops at four of a kind, which is all a real hand holds; a hand with more (which
+    # validation rejects) gets the answer the suit readings always gave it.
+    return not _REAL_COUNTS.issuperset(counts) and bool(patterns_of(hand))
 
 
 @dataclass(frozen=True, slots=True)

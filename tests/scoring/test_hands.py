@@ -1,9 +1,14 @@
 """R5–R8: complete hands, patterns (牌型) and their points, waits and the 叫 value."""
 from __future__ import annotations
 
+import random
+from itertools import product
+
 import pytest
 
 from calculator.scoring import PRESETS, Hand, best_reading, is_complete, parse_tiles, waits_of
+from calculator.scoring import hands as hands_module
+from calculator.scoring.hands import patterns_of
 
 
 def hand(text: str, *melds: str) -> Hand:
@@ -83,3 +88,62 @@ def test_r7_equal_house_points_never_turn_a_da_dui_zi_into_a_ping_hu():
     # the higher pattern of R7's list, so it needs no pass (R15).
     points = {**PRESETS["guiyang"].patterns, "da_dui_zi": 1}
     assert best_reading(hand("111222333m444p55s"), points).pattern == "da_dui_zi"
+
+
+def test_r6_the_table_of_complete_suits_is_every_suit_the_readings_can_split():
+    # is_complete looks suits up in a table instead of reading them: the table must hold exactly
+    # the suits of up to 14 tiles (four of a kind at most) that split into sets and at most one
+    # pair, all 405,350 shapes checked against the recursive reading.
+    shapes = [s for s in product(range(5), repeat=9) if sum(s) <= 14]
+    try:
+        readable = {s for s in shapes if hands_module._suit_readings(s)}
+    finally:
+        hands_module._suit_readings.cache_clear()  # 400,000 entries no other test needs
+    assert len(shapes) == 405_350
+    assert hands_module._complete_suits() == readable
+
+
+def test_r6_is_complete_agrees_with_the_patterns_on_random_hands():
+    # The table path against the suit readings that patterns_of uses, on dealt hands, hands put
+    # together from complete suits, seven pairs, and each of those with one tile moved.
+    rng = random.Random(6)
+    by_size: dict[int, list[tuple[int, ...]]] = {}
+    for suit in sorted(hands_module._complete_suits()):
+        by_size.setdefault(sum(suit), []).append(suit)
+    checked = complete = 0
+    while checked < 30_000:
+        melds = rng.choice((0, 0, 0, 1, 2))
+        size = 14 - 3 * melds
+        kind = rng.random()
+        if kind < 0.3:
+            counts = [0] * 27
+            for k in rng.sample([k for k in range(27) for _ in range(4)], size):
+                counts[k] += 1
+        elif kind < 0.8:
+            a, b = rng.choice(list(by_size)), rng.choice(list(by_size))
+            if size - a - b not in by_size:
+                continue
+            counts = [c for n in rng.sample((a, b, size - a - b), 3) for c in rng.choice(by_size[n])]
+        else:
+            counts = [0] * 27
+            for k in rng.sample([k for k in range(27) for _ in range(2)], size // 2):
+                counts[k] += 2
+        if rng.random() < 0.5:
+            counts[rng.choice([k for k in range(27) if counts[k]])] -= 1
+            counts[rng.randrange(27)] += 1
+        h = Hand(tuple(counts), tuple(rng.sample(range(27), melds)), (3,) * melds)
+        assert is_complete(h) == bool(patterns_of(h)), h
+        checked += 1
+        complete += is_complete(h)
+    assert 5_000 < complete < 25_000  # both answers well exercised (about 7,000 complete)
+
+
+@pytest.mark.parametrize("counts, complete", [
+    ({0: 5, 1: 3, 2: 3, 3: 3}, True),          # 11111m as a triplet and a pair: read, not looked up
+    ({0: 6, 9: 2, 10: 2, 11: 2, 12: 2}, True),  # a six as three pairs
+    ({0: 7, 9: 3, 10: 4}, False),
+])
+def test_r6_more_than_four_of_a_kind_is_answered_as_the_readings_always_did(counts, complete):
+    # No real hand (validation rejects it), but is_complete still gives the readings' answer.
+    h = Hand(tuple(counts.get(k, 0) for k in range(27)))
+    assert is_complete(h) == bool(patterns_of(h)) == complete

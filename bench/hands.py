@@ -298,8 +298,8 @@ def run(quick: bool) -> dict:
             row[f"{key}_theirs_us"] = part["theirs_us_per_hand_best"]
         if what == "complete":
             row.update(_table_build(passes))
-        row["target"] = f">= {TARGET_RATIO}x faster than mahjong"
-        row["met"] = row["speedup_best"] >= TARGET_RATIO
+        row["target"] = f">= {TARGET_RATIO}x faster than mahjong, also on suit shapes not seen before"
+        row["met"] = min(row["speedup_best"], row["speedup_steady"], row["speedup_cold"]) >= TARGET_RATIO
         results["rows"].append(row)
 
         ours_out, theirs_out = race["our_result"], race["their_result"]
@@ -330,15 +330,19 @@ def _summary(row: dict, checks: dict) -> list[dict]:
             "value": f"{row['ours_us_per_hand_best']:.2f} vs {row['theirs_us_per_hand_best']:.2f}"
             f" = {row['speedup_best']:.1f}x",
             "target": ">= 3x",
-            "met": row["met"],
+            "met": row["speedup_best"] >= TARGET_RATIO,
         },
         {
             "figure": f"{what}: ours after {row['hands']:,} other hands",
             "value": f"{row['ours_us_per_hand_steady']:.2f} µs = {row['speedup_steady']:.1f}x",
+            "target": ">= 3x",
+            "met": row["speedup_steady"] >= TARGET_RATIO,
         },
         {
             "figure": f"{what}: ours from empty caches",
             "value": f"{row['ours_us_per_hand_cold']:.2f} µs = {row['speedup_cold']:.1f}x",
+            "target": ">= 3x",
+            "met": row["speedup_cold"] >= TARGET_RATIO,
         },
         *([{
             "figure": f"{what}: its table of complete suit shapes, built once in a fresh process",

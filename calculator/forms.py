@@ -8,8 +8,7 @@ turns them into the record.
 from __future__ import annotations
 
 import copy
-from functools import cached_property
-from typing import Any
+from functools import cached_property, lru_cache
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Field, Layout, Row
@@ -17,7 +16,6 @@ from django import forms
 from django.forms.forms import DeclarativeFieldsMetaclass
 from django.forms.widgets import ChoiceWidget
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .presentation import TILE_NAMES
@@ -80,9 +78,12 @@ def _helper(*layout, show_labels: bool = True) -> FormHelper:
     return helper
 
 
-def _seat_choices(names: list[str], blank: str | None = None) -> list[tuple[Any, str]]:
-    choices = [(i, name) for i, name in enumerate(names)]
-    return [("", blank), *choices] if blank is not None else choices
+def _offer_seats(form: forms.Form, names: list[str]) -> None:
+    """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
+    (`calculator.entry_fields` reads these fields by the same list)."""
+    for name, blank in form.seat_fields.items():
+        choices = [(i, seat_name) for i, seat_name in enumerate(names)]
+        form.fields[name].choices = [("", blank), *choices] if blank is not None else choices
 
 
 # Django's own copy methods, which `_copy_field` does the work of.
@@ -170,17 +171,19 @@ class RoundForm(EntryForm):
     first_yaoji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了它"), coerce=int, empty_value=None,
                                                     required=False)
 
+    seat_fields = {"dealer": None, "winners": None, "from_seat": _("选人"),
+                   "first_yaoji_seat": _("没人打出幺鸡"), "first_yaoji_claimed_by": _("没人碰杠")}
+
     def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
         super().__init__(*args, **kwargs)
-        if fixed_rules:
-            del self.fields["preset"], self.fields["jian_dou_san"]
-        if fixed_stake:
-            del self.fields["stake"]
-        self.fields["dealer"].choices = _seat_choices(names)
-        self.fields["winners"].choices = _seat_choices(names)
-        self.fields["from_seat"].choices = _seat_choices(names, gettext("选人"))
-        self.fields["first_yaoji_seat"].choices = _seat_choices(names, gettext("没人打出幺鸡"))
-        self.fields["first_yaoji_claimed_by"].choices = _seat_choices(names, gettext("没人碰杠"))
+        for name in self.fixed_fields(fixed_rules=fixed_rules, fixed_stake=fixed_stake):
+            del self.fields[name]
+        _offer_seats(self, names)
+
+    @staticmethod
+    def fixed_fields(*, fixed_rules: bool, fixed_stake: bool) -> tuple[str, ...]:
+        """The fields an evening fixes for the whole table (R41), and so leaves off the form."""
+        return (("preset", "jian_dou_san") if fixed_rules else ()) + (("stake",) if fixed_stake else ())
 
     @cached_property
     def helper(self) -> FormHelper:
@@ -195,6 +198,8 @@ class SeatForm(EntryForm):
     discards = _notation(_("打出没人要的鸡"))
     declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES)
     xiang_gong = _switch(_("相公（牌数不对）"))
+
+    seat_fields: dict = {}
 
     def __init__(self, *args, fixed_name: bool, **kwargs):
         super().__init__(*args, **kwargs)
@@ -215,10 +220,12 @@ class MeldForm(EntryForm):
     from_seat = forms.TypedChoiceField(label=_("谁打的"), coerce=int, empty_value=None, required=False)
     late = forms.BooleanField(label=_("憨包豆"), required=False)
 
+    seat_fields = {"from_seat": _("谁打的")}
+
     def __init__(self, *args, names: list[str], row: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.row = row  # its place among the seat's rows, from 0 (None for the formset's empty form)
-        self.fields["from_seat"].choices = _seat_choices(names, gettext("谁打的"))
+        _offer_seats(self, names)
 
     @cached_property
     def helper(self) -> FormHelper:
@@ -226,34 +233,10 @@ class MeldForm(EntryForm):
 
 
 class BaseMeldFormSet(forms.BaseFormSet):
-    """A seat's meld rows. `drawn=False` is for the live preview, which cleans them on every
-    change and draws none: bound, it builds only the rows that hold data or were pre-filled.
-
-    A row with neither is an empty extra form: Django cleans it to nothing, and so does leaving
-    it out; building and cleaning all four rows of every seat was a quarter of the preview's
-    time. The management form is read and checked either way.
-    """
-
-    def __init__(self, *args, drawn: bool = True, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.drawn = drawn
+    """A seat's meld rows; each form knows its row."""
 
     def get_form_kwargs(self, index):
         return {**super().get_form_kwargs(index), "row": index}
-
-    @cached_property
-    def forms(self) -> list[MeldForm]:
-        rows = range(self.total_form_count())
-        if self.is_bound and not self.drawn:
-            rows = [row for row in rows if self._has_input(row)]
-        return [self._construct_form(row, **self.get_form_kwargs(row)) for row in rows]
-
-    def _has_input(self, row: int) -> bool:
-        if row < max(self.initial_form_count(), len(self.initial or ())):
-            return True
-        prefix = self.add_prefix(row)
-        return any(self.data.get(f"{prefix}-{name}") not in forms.Field.empty_values
-                   for name in self.form.base_fields)
 
 
 # Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.
@@ -261,8 +244,12 @@ MeldFormSet = forms.formset_factory(MeldForm, formset=BaseMeldFormSet, extra=MAX
                                     validate_max=True, absolute_max=MAX_MELDS)
 
 
+@lru_cache(maxsize=4096)
 def clean_notation(text: str) -> str:
-    """Typed notation in the form scoring reads; sorted (R2) when it parses, as typed when not."""
+    """Typed notation in the form scoring reads; sorted (R2) when it parses, as typed when not.
+
+    Kept for the last few thousand texts: the live preview reads each seat's hand and chicken
+    discards for the record and again for the seat's standing, on every change."""
     text = (text or "").translate(NOTATION_ALIASES).strip()
     try:
         return format_tiles(parse_tiles(text))

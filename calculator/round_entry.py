@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from .entry_fields import clean_form, clean_meld_rows, raw_value
 from .entry_record import melds_initial, round_initial, round_record, seat_draft, seat_initial
 from .forms import MeldFormSet, RoundForm, SeatForm
 from .presentation import ALL_TILE_CHIPS, TileChip, problem_message
@@ -37,7 +38,8 @@ class RoundEntry:
     - `initial`: a round record dict (RULES §3) to pre-fill, e.g. to correct a stored round.
     - `prefix`: prefixes every field name, for more than one entry on a page.
     - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error;
-      and the forms are never drawn, so blank meld rows are not built (`BaseMeldFormSet`).
+      and nothing is drawn, so no forms are built: the fields are read straight from the POST
+      (`calculator.entry_fields`, which cleans them as the forms would).
 
     After `is_valid()`:
     - `record`: the validated record dict in the canonical RULES §3 shape (sorted notation, every
@@ -68,8 +70,11 @@ class RoundEntry:
         self.players = players if players in (3, 4) else 4
         initial = initial or {}
         self.names = self._names(initial)
+        self.fixed_fields = RoundForm.fixed_fields(fixed_rules=rules is not None, fixed_stake=stake is not None)
+        self.draws_forms = not (live and self.is_bound)
         self.round_form = RoundForm(data, prefix=prefix, initial=round_initial(initial, dealer), names=self.names,
-                                    fixed_rules=rules is not None, fixed_stake=stake is not None)
+                                    fixed_rules=rules is not None, fixed_stake=stake is not None
+                                    ) if self.draws_forms else None
         self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i])
                       for i in range(self.players)]
         self.slots_round = {area: Slot(f"{self.dom_prefix}-{area}-problems")
@@ -103,13 +108,16 @@ class RoundEntry:
 
     def _seat_entry(self, index: int, seat: dict) -> SeatEntry:
         prefix = self.seat_prefix(index)
+        draws = self.draws_forms
         return SeatEntry(
             index=index,
             name=self.names[index],
+            prefix=prefix,
+            data=self.data,
             form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index),
-                          fixed_name=self.fixed_names is not None),
+                          fixed_name=self.fixed_names is not None) if draws else None,
             melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial(seat) or None,
-                              form_kwargs={"names": self.names}, drawn=not self.live),
+                              form_kwargs={"names": self.names}) if draws else None,
             hand_slot=Slot(f"{self.dom_prefix}-seat{index}-hand-problems"),
             meld_slot=Slot(f"{self.dom_prefix}-seat{index}-melds-problems"),
             extra_slot=Slot(f"{self.dom_prefix}-seat{index}-extra-problems"),
@@ -117,11 +125,30 @@ class RoundEntry:
 
     # -- validation ---------------------------------------------------------------------------
 
-    def _forms(self):
-        yield self.round_form
+    def _cleaned_data(self) -> tuple[dict, list[tuple[dict, list[tuple[int, dict]]]]] | None:
+        """The round's cleaned fields, and per seat its own and its filled meld rows' as (row,
+        cleaned data); None when a value is not one the page offers."""
+        if not self.draws_forms:
+            return self._read_fields()
+        forms = [self.round_form, *(form for seat in self.seats for form in (seat.form, seat.melds))]
+        if not all([form.is_valid() for form in forms]):  # a list: validate every form
+            return None
+        return self.round_form.cleaned_data, [
+            (seat.form.cleaned_data, [(form.row, form.cleaned_data) for form in seat.melds.forms])
+            for seat in self.seats]
+
+    def _read_fields(self):
+        """`_cleaned_data` straight from the POST, for the live preview (`entry_fields`)."""
+        seats = []
         for seat in self.seats:
-            yield seat.form
-            yield seat.melds
+            own = clean_form(SeatForm, self.data, seat.prefix, seats=self.players,
+                             without=("name",) if self.fixed_names else ())
+            melds = clean_meld_rows(self.data, f"{seat.prefix}-melds", seats=self.players)
+            if own is None or melds is None:
+                return None
+            seats.append((own, melds))
+        own = clean_form(RoundForm, self.data, self.prefix, seats=self.players, without=self.fixed_fields)
+        return None if own is None else (own, seats)
 
     def is_valid(self) -> bool:
         self.full_clean()
@@ -133,11 +160,13 @@ class RoundEntry:
         self._cleaned = True
         if not self.is_bound:
             return
-        if not all([form.is_valid() for form in self._forms()]):  # a list: validate every form
+        cleaned = self._cleaned_data()
+        if cleaned is None:
             self._add(None, "general", gettext("有的选项不认识，请重新选一下。"))
             return
-        own_outcome = self._check_outcome_shape()
-        draft = self.build_record()
+        round_data, seats = cleaned
+        own_outcome = self._check_outcome_shape(round_data)
+        draft = self._build_record(round_data, seats)
         try:
             record, hands = check(draft)
         except RecordInvalid as invalid:
@@ -149,9 +178,8 @@ class RoundEntry:
             self._record = draft
             self._settlement = settle(record, hands)
 
-    def _check_outcome_shape(self) -> bool:
+    def _check_outcome_shape(self, data: dict) -> bool:
         """The form's own questions before scoring's: did they say who won, on what, from whom."""
-        data = self.round_form.cleaned_data
         found = False
         if data["result"] != "draw":
             if not data["winners"]:
@@ -208,18 +236,16 @@ class RoundEntry:
 
     # -- the record ---------------------------------------------------------------------------
 
-    def build_record(self) -> dict:
-        """The RULES §3 record from the cleaned forms (call after the forms validated)."""
+    def _build_record(self, round_data: dict, seats_data: list[tuple[dict, list[tuple[int, dict]]]]) -> dict:
+        """The RULES §3 record from the cleaned fields."""
         seats = []
-        for seat in self.seats:
-            melds = ((form.row, form.cleaned_data) for form in seat.melds.forms)
-            draft = seat_draft(seat.name, seat.form.cleaned_data, melds)
+        for seat, (own, melds) in zip(self.seats, seats_data):
+            draft = seat_draft(seat.name, own, melds)
             self._meld_rows[seat.index] = draft.meld_rows
             for message in draft.problems:
                 self._add(seat.index, "melds", message)
             seats.append(draft.record)
-        return round_record(self.round_form.cleaned_data, seats, rules=self.fixed_rules,
-                            stake=self.fixed_stake)
+        return round_record(round_data, seats, rules=self.fixed_rules, stake=self.fixed_stake)
 
     # -- results for templates and callers ----------------------------------------------------
 
@@ -264,8 +290,11 @@ class RoundEntry:
 
     def _value(self, name: str) -> Any:
         """A round-form field's current value (bound data, else initial)."""
-        bound = self.round_form[name] if name in self.round_form.fields else None
-        return bound.value() if bound is not None else None
+        if name in self.fixed_fields:
+            return None
+        if self.round_form is None:
+            return raw_value(RoundForm, name, self.data, self._key(name))
+        return self.round_form[name].value()
 
     @property
     def seat_cards(self) -> list[SeatEntry]:

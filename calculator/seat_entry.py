@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from .forms import MELD_CHOICES, TILE_CHOICES, SeatForm, clean_notation
+from .entry_fields import meld_row_prefixes, raw_value
+from .forms import MELD_CHOICES, TILE_CHOICES, MeldForm, SeatForm, clean_notation
 from .presentation import Standing, TileChip, hand_standing, tile_chips
 from .scoring import SEAT_NAMES, RuleSet, Tile, TileSyntaxError, parse_tile, parse_tiles
 
@@ -27,15 +28,20 @@ class Slot:
 
 @dataclass
 class SeatEntry:
-    """One seat's forms and where its problems go. Templates iterate `entry.seat_cards`."""
+    """One seat's forms and where its problems go. Templates iterate `entry.seat_cards`.
+
+    The live preview builds no forms (`form` and `melds` are None): it reads the seat's fields
+    from `data` as the forms' widgets would."""
 
     index: int
     name: str
-    form: SeatForm
-    melds: Any  # MeldFormSet
+    prefix: str  # of the seat's field names, e.g. "seat0"
+    form: SeatForm | None
+    melds: Any  # MeldFormSet | None
     hand_slot: Slot  # shown inside the seat's preview, under its tiles
     meld_slot: Slot
     extra_slot: Slot
+    data: Any = None
     preview: SeatPreview | None = None
 
     @property
@@ -46,13 +52,26 @@ class SeatEntry:
     def wind(self) -> str:
         return SEAT_NAMES[self.index]
 
+    def value(self, name: str) -> Any:
+        """What the seat's field `name` holds: bound data, else its initial value."""
+        if self.form is not None:
+            return self.form[name].value()
+        return raw_value(SeatForm, name, self.data, f"{self.prefix}-{name}")
+
+    def meld_values(self) -> list[tuple[Any, Any]]:
+        """Each meld row's (kind, tile) as they are, valid or not."""
+        if self.melds is not None:
+            return [(form["kind"].value(), form["tile"].value()) for form in self.melds.forms]
+        return [(raw_value(MeldForm, "kind", self.data, f"{prefix}-kind"),
+                 raw_value(MeldForm, "tile", self.data, f"{prefix}-tile"))
+                for prefix in meld_row_prefixes(self.data, f"{self.prefix}-melds")]
+
     @property
     def meld_summary(self) -> str:
         """The melds as entered, e.g. "闷豆 9筒 · 碰 1条", for the collapsed meld list."""
         labels = dict(MELD_CHOICES)
         tiles = {code: name for _suit, group in TILE_CHOICES for code, name in group}
-        parts = [f"{labels[kind]} {tiles[tile]}" for kind, tile in
-                 ((form["kind"].value(), form["tile"].value()) for form in self.melds.forms)
+        parts = [f"{labels[kind]} {tiles[tile]}" for kind, tile in self.meld_values()
                  if kind in labels and kind and tile in tiles]
         return " · ".join(parts)
 
@@ -91,17 +110,17 @@ class SeatPreview:
 
 def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
                  live: bool) -> SeatPreview:
-    """The preview of `seat` as its forms stand. `live`: the page is still being typed in, so a
-    seat with no tiles yet is "待输入" and not an error."""
-    form = seat.form
-    concealed = _tiles_or_none(clean_notation(form["concealed"].value() or ""))
-    discards = _tiles_or_none(clean_notation(form["discards"].value() or "")) or []
+    """The preview of `seat` as its forms stand. `live`: the htmx preview while the page is
+    typed in: a seat with no tiles yet is "待输入" and not an error, and the chips are left to
+    the page, which draws them as the tiles are typed."""
+    concealed = _tiles_or_none(clean_notation(seat.value("concealed") or ""))
+    discards = _tiles_or_none(clean_notation(seat.value("discards") or "")) or []
     melds = _meld_tiles(seat)
     problems = list(seat.hand_slot.messages)
-    declared = form["declared"].value() or None
+    declared = seat.value("declared") or None
     standing = hand_standing(concealed or [], melds, winner=is_winner, rules=rules,
                              declared=declared if declared in ("hard", "soft") else None,
-                             xiang_gong=bool(form["xiang_gong"].value()))
+                             xiang_gong=bool(seat.value("xiang_gong")))
     if live and standing.status == "empty":
         problems = []  # not entered yet: no red ink while the table is still being typed in
     if concealed is None:
@@ -109,8 +128,9 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
     tiles = None if concealed is None else len(concealed) + 3 * len(melds)
     return SeatPreview(
         seat=seat.index, name=seat.name, dom_id=dom_id,
-        input_id=form["concealed"].auto_id, problems_id=seat.hand_slot.dom_id,
-        chips=tile_chips(concealed or []), discard_chips=tile_chips(discards), tiles=tiles,
+        input_id=f"id_{seat.prefix}-concealed", problems_id=seat.hand_slot.dom_id,
+        chips=[] if live else tile_chips(concealed or []),  # live, the page draws them itself (tiles.js)
+        discard_chips=[] if live else tile_chips(discards), tiles=tiles,
         expected=14 if is_winner else 13, standing=standing, problems=problems,
         is_dealer=is_dealer, is_winner=is_winner,
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
@@ -127,8 +147,7 @@ def _tiles_or_none(text: str) -> list[Tile] | None:
 def _meld_tiles(seat: SeatEntry) -> list[tuple[Tile, int]]:
     """The melds entered so far, each as (tile, 3 for 碰 or 4 for a 豆), valid or not."""
     melds = []
-    for form in seat.melds.forms:
-        kind, tile = form["kind"].value(), form["tile"].value()
+    for kind, tile in seat.meld_values():
         if kind in ("pong", "men", "zhuanwan", "dian") and tile:
             try:
                 melds.append((parse_tile(tile), 3 if kind == "pong" else 4))

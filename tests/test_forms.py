@@ -263,19 +263,21 @@ def test_the_live_preview_finds_the_same_record_and_problems_as_the_submit(seed,
     assert live.is_valid() == submitted.is_valid()
     assert live.record == submitted.record
     assert [slot.messages for slot in live.slots] == [slot.messages for slot in submitted.slots]
-    for seat_live, seat_submitted in zip(live.seats, submitted.seats):
-        filled = [form.row for form in seat_live.melds.forms]
-        assert filled == sorted(filled)
-        assert set(filled) <= {form.row for form in seat_submitted.melds.forms}
+    assert live.problem_count == submitted.problem_count
+    for seat_live, seat_submitted in zip(live.seat_previews, submitted.seat_previews):
+        assert (seat_live.count_text, seat_live.standing, seat_live.problems, seat_live.input_id) == (
+            seat_submitted.count_text, seat_submitted.standing, seat_submitted.problems, seat_submitted.input_id)
 
 
-def test_the_page_draws_all_four_meld_rows_and_the_live_preview_builds_only_filled_ones():
+def test_the_page_draws_its_forms_and_the_live_preview_builds_none():
     data = record_to_post_data(load_example("E1"))  # 东 has one meld, 南 none
 
     drawn, live = RoundEntry(as_query(data)), RoundEntry(as_query(data), live=True)
 
     assert [len(seat.melds.forms) for seat in drawn.seats] == [4, 4, 4, 4]
-    assert [[form.row for form in seat.melds.forms] for seat in live.seats] == [[0], [], [], []]
+    assert live.round_form is None and all(seat.form is seat.melds is None for seat in live.seats)
+    assert [seat.meld_values()[:1] for seat in live.seats] == [[("men", "9p")], [("", "")], [("", "")], [("", "")]]
+    assert live.record == drawn.record
 
 
 # -- each form's fields are its own --------------------------------------------------------------

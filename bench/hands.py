@@ -192,16 +192,19 @@ def _timed(fn: Callable[[list], list], inputs: list) -> tuple[float, list]:
         gc.enable()
 
 
-def _first_sight(ours: Callable, warm_inputs: list | None, our_inputs: list, repeats: int) -> float:
-    """One pass of ours over hands its caches have not seen: from empty caches, or after the
-    caches have seen `warm_inputs` (other hands of the same mix). The least of `repeats` tries."""
-    times = []
+def _first_sights(ours: Callable, warm_inputs: list, our_inputs: list, repeats: int) -> dict[str, float]:
+    """One pass of ours over hands its caches have not seen: from empty caches (`cold`), and after
+    the caches have seen `warm_inputs`, other hands of the same mix (`steady`). The least of
+    `repeats` tries each; the two take turns, so that a burst of load from the other sessions on
+    this shared machine cannot land on every try of one of them."""
+    times: dict[str, list[float]] = {"cold": [], "steady": []}
     for _ in range(repeats):
-        _clear_caches()
-        if warm_inputs:
-            ours(warm_inputs)
-        times.append(_timed(ours, our_inputs)[0])
-    return min(times)
+        for key in times:
+            _clear_caches()
+            if key == "steady":
+                ours(warm_inputs)
+            times[key].append(_timed(ours, our_inputs)[0])
+    return {key: min(tries) for key, tries in times.items()}
 
 
 def _race(ours: Callable, our_inputs: list, theirs: Callable, their_inputs: list, passes: int) -> dict:
@@ -284,8 +287,7 @@ def run(quick: bool) -> dict:
         row = _figures(what, race, len(counts))
         warm = [Hand(tuple(c)) for c in warm_sets[dealt_key] + warm_sets[built_key]]
         theirs_best = min(race["theirs"])
-        for key, warm_inputs in (("cold", None), ("steady", warm)):
-            seconds = _first_sight(ours, warm_inputs, our_inputs, passes)
+        for key, seconds in _first_sights(ours, warm, our_inputs, passes).items():
             row[f"ours_us_per_hand_{key}"] = seconds / len(counts) * 1e6
             row[f"speedup_{key}"] = theirs_best / seconds
         # The halves apart too, so a fast "no" cannot hide a slow "yes".

@@ -233,6 +233,20 @@ class ReportRound:
     row: RoundRow
     view: Any  # presentation.SettlementView
 
+    @property
+    def item_lines(self) -> list[str]:
+        """Each item as one line of plain text: "豆 · 南姐 付 东哥 2 番：闷豆 9筒 R16"."""
+        return [f"{group.title} · {line.text} {line.rule}" for group in self.view.groups for line in group.lines]
+
+    @property
+    def item_columns(self) -> tuple[str, str]:
+        """The item lines in reading order, as the text of two columns (the left one as long
+        as the right or one line longer). The report prints each as one block of text: a box
+        per line, or CSS columns, cost WeasyPrint most of its time on a long evening."""
+        lines = self.item_lines
+        half = (len(lines) + 1) // 2
+        return "\n".join(lines[:half]), "\n".join(lines[half:])
+
 
 def evening_report_rounds(*, evening: Evening) -> list[ReportRound]:
     """Every round in order with its items, for the evening report."""

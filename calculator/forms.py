@@ -16,6 +16,7 @@ from django import forms
 from django.forms.forms import DeclarativeFieldsMetaclass
 from django.forms.widgets import ChoiceWidget
 from django.utils.text import format_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from .presentation import TILE_NAMES
@@ -52,8 +53,23 @@ class TileField(forms.ChoiceField):
         return str(value) in TILE_CODES
 
 
+_TILE_MENUS: dict[tuple[str | None, str], list] = {}
+
+
+def _tile_menu(blank) -> list:
+    """The tile menu in the current language with its labels as plain text, made once per
+    language and blank label: the round page draws about twenty, and each lazy label was
+    translated again for every option drawn."""
+    key = (get_language(), str(blank))
+    menu = _TILE_MENUS.get(key)
+    if menu is None:
+        groups = [(str(suit), [(code, str(name)) for code, name in group]) for suit, group in TILE_CHOICES]
+        menu = _TILE_MENUS[key] = [("", key[1]), *groups]
+    return menu
+
+
 def _tile_field(label, blank, **kw) -> TileField:
-    return TileField(label=label, required=False, choices=lambda: [("", blank), *TILE_CHOICES], **kw)
+    return TileField(label=label, required=False, choices=lambda: _tile_menu(blank), **kw)
 
 
 MAX_NOTATION = 100  # 14 tiles typed one by one with names and spaces ("1万 2万 …") is about 50

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's widget templates, for FORM_RENDERER below
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
@@ -84,6 +85,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Widgets render through TEMPLATES, so that templates/django/forms/widgets/ can override Django's
+# own (the select draws its options inline: see that template).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 WSGI_APPLICATION = "zhuoji_site.wsgi.application"
 

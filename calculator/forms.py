@@ -7,14 +7,11 @@ turns them into the record.
 """
 from __future__ import annotations
 
-import copy
 from functools import cached_property, lru_cache
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Field, Layout, Row
 from django import forms
-from django.forms.forms import DeclarativeFieldsMetaclass
-from django.forms.widgets import ChoiceWidget
 from django.utils.text import format_lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -84,8 +81,8 @@ def _notation(label, **kw) -> forms.CharField:
 def _helper(*layout, show_labels: bool = True) -> FormHelper:
     """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own).
 
-    The forms build it on first use (`cached_property`): the live preview makes 21 forms per
-    change and renders none of them, and building their layouts was an eighth of its time."""
+    The forms build it on first use (`cached_property`): the pages draw their fields one by one
+    and only `{% crispy form %}` needs the layout."""
     helper = FormHelper()
     helper.form_tag = False
     helper.disable_csrf = True
@@ -102,67 +99,7 @@ def _offer_seats(form: forms.Form, names: list[str]) -> None:
         form.fields[name].choices = [("", blank), *choices] if blank is not None else choices
 
 
-# Django's own copy methods, which `_copy_field` does the work of.
-_FIELD_COPIES = (forms.Field.__deepcopy__, forms.ChoiceField.__deepcopy__)
-_WIDGET_COPIES = (forms.Widget.__deepcopy__, ChoiceWidget.__deepcopy__)
-
-
-def _new_like(obj):
-    """A new object of obj's class with the same attributes: `copy.copy` for plain objects."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
-def _copy_field(field: forms.Field, memo: dict) -> forms.Field:
-    """The copy of `field` that Django's `__deepcopy__` methods make, made directly.
-
-    Django copies the field and its widget through the pickle protocol and deep-copies choice
-    lists item by item: a fifth of the live preview's form time. Here each gets a new object with
-    the same attributes, and its own widget attrs, error messages, validators and choice list.
-    A field or widget that copies itself some other way is deep-copied as Django would."""
-    widget = field.widget
-    if type(field).__deepcopy__ not in _FIELD_COPIES or type(widget).__deepcopy__ not in _WIDGET_COPIES:
-        return copy.deepcopy(field, memo)
-    new = _new_like(field)
-    new.widget = _new_like(widget)
-    new.widget.attrs = widget.attrs.copy()
-    if isinstance(widget, ChoiceWidget):
-        new.widget._choices = _copy_choices(widget._choices)
-    new.error_messages = field.error_messages.copy()
-    new.validators = field.validators[:]
-    if isinstance(field, forms.ChoiceField):
-        new._choices = _copy_choices(field._choices)
-    memo[id(field)] = new
-    return new
-
-
-def _copy_choices(choices):
-    """A list of choices is copied (the pairs in it are shared: nothing changes them); the
-    iterator of a callable, which holds only the callable, is shared."""
-    return list(choices) if isinstance(choices, list) else choices
-
-
-class _Fields(dict):
-    """A form class's `base_fields`, which Django deep-copies for every form it makes."""
-
-    def __deepcopy__(self, memo):
-        return {name: _copy_field(field, memo) for name, field in self.items()}
-
-
-class _EntryFormMetaclass(DeclarativeFieldsMetaclass):
-    def __new__(mcs, name, bases, attrs):
-        form_class = super().__new__(mcs, name, bases, attrs)
-        form_class.base_fields = _Fields(form_class.base_fields)
-        return form_class
-
-
-class EntryForm(forms.Form, metaclass=_EntryFormMetaclass):
-    """A Form whose fields are copied for each form by `_copy_field`: the live preview makes
-    about fifteen of these forms on every change."""
-
-
-class RoundForm(EntryForm):
+class RoundForm(forms.Form):
     """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
 
     preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
@@ -206,7 +143,7 @@ class RoundForm(EntryForm):
         return _helper(*self.fields)
 
 
-class SeatForm(EntryForm):
+class SeatForm(forms.Form):
     """One seat: its name, concealed tiles (notation), chicken discards, 报听 and 相公."""
 
     name = forms.CharField(label=_("名字"), required=False, max_length=40)
@@ -228,7 +165,7 @@ class SeatForm(EntryForm):
         return _helper(*head, Row(Column("declared"), Column("xiang_gong")))
 
 
-class MeldForm(EntryForm):
+class MeldForm(forms.Form):
     """One meld: 碰 or one of the three 豆, its tile, whose discard it took, and 憨包豆."""
 
     kind = forms.ChoiceField(label=_("副露"), required=False, choices=MELD_CHOICES)

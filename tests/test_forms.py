@@ -1,5 +1,4 @@
 """RoundEntry: form data in, the exact RULES §3 record out, and every problem in its place."""
-import copy
 import random
 from decimal import Decimal
 
@@ -8,7 +7,7 @@ from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calculator.forms import MeldForm, RoundForm, SeatForm
+from calculator.forms import RoundForm
 from calculator.round_entry import RoundEntry
 from calculator.scoring import PRESETS, parse_record
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
@@ -281,25 +280,6 @@ def test_the_page_draws_its_forms_and_the_live_preview_builds_none():
 
 
 # -- each form's fields are its own --------------------------------------------------------------
-
-
-@pytest.mark.parametrize("form_class", [RoundForm, SeatForm, MeldForm])
-def test_a_forms_fields_are_copies_like_djangos_own(form_class):
-    """The entry forms copy their fields without Django's deep copy (forms._copy_field): the
-    copies must hold the same values and share nothing that a form may change."""
-    for name, field in form_class.base_fields.items():
-        ours = copy.deepcopy(form_class.base_fields)[name]
-        django = copy.deepcopy(field)
-        assert type(ours) is type(django) and type(ours.widget) is type(django.widget)
-        assert vars(ours).keys() == vars(django).keys()
-        assert vars(ours.widget).keys() == vars(django.widget).keys()
-        assert ours.widget.attrs == field.widget.attrs and ours.widget.attrs is not field.widget.attrs
-        assert ours.error_messages == field.error_messages and ours.error_messages is not field.error_messages
-        assert ours.validators == field.validators and ours.validators is not field.validators
-        if hasattr(field, "choices"):
-            assert list(ours.choices) == list(django.choices) == list(ours.widget.choices)
-            if isinstance(field.choices, list):
-                assert ours.choices is not field.choices and ours.widget.choices is not field.widget.choices
 
 
 def test_setting_one_forms_choices_leaves_the_others_alone():

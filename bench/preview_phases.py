@@ -22,7 +22,7 @@ from .site import prepared_site
 from .web import SEED, _form_body
 
 PASSES = 3
-STEPS = ("parse the POST", "build the forms", "clean the forms and score", "of which scoring",
+STEPS = ("parse the POST", "set up the entry", "clean the fields and score", "of which scoring",
          "seat previews", "present the settlement", "render the partial")
 
 
@@ -61,8 +61,8 @@ def _phases_inside(n: int) -> dict[str, float]:
         for body in bodies:
             data = timed("parse the POST", lambda: QueryDict(body))
             players = 3 if data.get("players") == "3" else 4
-            entry = timed("build the forms", lambda: round_entry.RoundEntry(data, players=players, live=True))
-            valid = timed("clean the forms and score", entry.is_valid)
+            entry = timed("set up the entry", lambda: round_entry.RoundEntry(data, players=players, live=True))
+            valid = timed("clean the fields and score", entry.is_valid)
             timed("seat previews", lambda: entry.seat_previews)
             result = timed("present the settlement", lambda: present(entry.settlement) if valid else None)
             timed("render the partial", lambda: render_to_string(

@@ -73,6 +73,37 @@ def test_the_evening_report_names_every_player_and_amount(client, long_evening):
     assert re.search(r"第\s*1\s*页\s*/\s*共\s*\d+\s*页", text)  # page numbers
 
 
+def test_the_evening_report_itemises_every_round(client, long_evening):
+    """Every payment of every round, with who pays whom, why and the rule, as on the round's page."""
+    response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
+    flat = squeeze(poppler("pdftotext", save(response.content, "evening-report.pdf")))
+    rounds = selectors.evening_report_rounds(evening=long_evening)
+    assert len(rounds) == 29  # 30 recorded, one deleted
+    for r in rounds:
+        assert squeeze(r.row.summary) in flat, r.row.summary
+        for net in r.row.nets:
+            assert squeeze(f"{net.name} {net.text}") in flat
+        for group in r.view.groups:
+            for line in group.lines:
+                assert squeeze(f"{group.title} · {line.text} {line.rule}") in flat, line.text
+
+
+def test_no_page_of_the_evening_report_is_left_nearly_empty(client):
+    """A section that may not break must not push everything after its heading onto the next
+    page: with a history longer than a page (once a table that must not break), one page held
+    its heading and nothing else."""
+    long_evening = make_evening(title="周六晚上")
+    record_rounds(long_evening, [GUIYANG_FOUR[i % 5] for i in range(48)])
+    response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
+    pages = poppler("pdftotext", save(response.content, "evening-report.pdf")).split("\f")
+    pages = [page for page in pages if page.strip()]
+    assert len(pages) >= 3
+    for number, page in enumerate(pages[:-1], start=1):  # the last page may be short
+        body = [line for line in page.splitlines()
+                if line.strip() and line.strip() != long_evening.title and not re.search(r"第\s*\d+\s*页", line)]
+        assert len(body) > 10, (number, body)
+
+
 def test_the_evening_report_embeds_a_chinese_font(client, long_evening):
     response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
     path = save(response.content, "evening-report.pdf")

@@ -236,7 +236,8 @@ class ReportRound:
     @property
     def item_lines(self) -> list[str]:
         """Each item as one line of plain text: "豆 · 南姐 付 东哥 2 番：闷豆 9筒 R16"."""
-        return [f"{group.title} · {line.text} {line.rule}" for group in self.view.groups for line in group.lines]
+        return [f"{group.title} · {line.text} {line.rule}"
+                for group in self.view.groups for line in group.lines]
 
     @property
     def item_columns(self) -> tuple[str, str]:

@@ -99,8 +99,8 @@ def test_no_page_of_the_evening_report_is_left_nearly_empty(client):
     pages = [page for page in pages if page.strip()]
     assert len(pages) >= 3
     for number, page in enumerate(pages[:-1], start=1):  # the last page may be short
-        body = [line for line in page.splitlines()
-                if line.strip() and line.strip() != long_evening.title and not re.search(r"第\s*\d+\s*页", line)]
+        body = [line for line in page.splitlines() if line.strip()
+                and line.strip() != long_evening.title and not re.search(r"第\s*\d+\s*页", line)]
         assert len(body) > 10, (number, body)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+from unicodedata import east_asian_width
 
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
@@ -228,6 +229,17 @@ def stored_settlement(round_: Round) -> Settlement:
     return Settlement(record, analyse(record), items, stored["next_dealer"], burned)
 
 
+# How many em of the report's item text surely fit on one line of a column: half the A4 text
+# width less the gap (48 % of 182 mm) at 8 pt is 31 em (templates/calculator/pdf/evening_report.html).
+ITEM_COLUMN_EMS = 29.5
+
+
+def _ems(text: str) -> float:
+    """A generous guess at how wide `text` sets in the report's font, in em: Chinese characters
+    and full-width forms 1, a space 0.3, anything else 0.62 (WenQuanYi's digits are 0.55)."""
+    return sum(1.0 if east_asian_width(c) in "WF" else 0.3 if c == " " else 0.62 for c in text)
+
+
 @dataclass(frozen=True)
 class ReportRound:
     row: RoundRow
@@ -240,13 +252,33 @@ class ReportRound:
                 for group in self.view.groups for line in group.lines]
 
     @property
-    def item_columns(self) -> tuple[str, str]:
-        """The item lines in reading order, as the text of two columns (the left one as long
-        as the right or one line longer). The report prints each as one block of text: a box
-        per line, or CSS columns, cost WeasyPrint most of its time on a long evening."""
+    def nets_text(self) -> str:
+        """Each player's net for the round: "东哥 +39　南姐 −13　西西 −13　北北 −13", a no-break
+        space inside each pair."""
+        return "\u3000".join(f"{net.name}\u00a0{net.text}" for net in self.row.nets)
+
+    @property
+    def item_halves(self) -> tuple[list[str], list[str]]:
+        """The item lines in reading order, split for two columns (the left one as long as the
+        right or one line longer)."""
         lines = self.item_lines
         half = (len(lines) + 1) // 2
-        return "\n".join(lines[:half]), "\n".join(lines[half:])
+        return lines[:half], lines[half:]
+
+    @property
+    def item_columns(self) -> tuple[str, str]:
+        """The two columns as text, a line per item. The report prints each as one block of
+        text: a box per line, or CSS columns, cost WeasyPrint most of its time on a long
+        evening."""
+        left, right = self.item_halves
+        return "\n".join(left), "\n".join(right)
+
+    @property
+    def items_fit(self) -> bool:
+        """Whether every item line surely fits on one line of its column. When one may not (long
+        names; English), the report sets each item as a paragraph with a hanging indent, so that
+        a line that wraps cannot be read as the start of another item."""
+        return all(_ems(line) <= ITEM_COLUMN_EMS for line in self.item_lines)
 
 
 def evening_report_rounds(*, evening: Evening) -> list[ReportRound]:

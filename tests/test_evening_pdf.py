@@ -88,6 +88,26 @@ def test_the_evening_report_itemises_every_round(client, long_evening):
                 assert squeeze(f"{group.title} · {line.text} {line.rule}") in flat, line.text
 
 
+def test_long_names_give_each_item_its_own_paragraph_and_every_item_is_printed(client):
+    """Item lines that may wrap in their column (long names, English) are set one paragraph per
+    item with a hanging indent, so a wrapped line is not read as another item; short ones are a
+    block of plain lines. Both print every item."""
+    short = make_evening()
+    record_rounds(short, ["E1"])
+    assert all(r.items_fit for r in selectors.evening_report_rounds(evening=short))
+    long = make_evening(names=["Bartholomew-Montgomery Fitzwilliam III", "东北大王" * 5, "阿珍", "张哥"])
+    record_rounds(long, list(GUIYANG_FOUR))
+    rounds = selectors.evening_report_rounds(evening=long)
+    assert not any(r.items_fit for r in rounds if r.item_lines)
+
+    response = client.get(reverse("calculator:evening_report_pdf", args=[long.token]))
+    text = poppler("pdftotext", save(response.content, "evening-report-long-names.pdf"))
+    flat = squeeze(text).replace("-", "")  # pdftotext drops a hyphen where a line broke after it
+    for r in rounds:
+        for line in r.item_lines:
+            assert squeeze(line).replace("-", "") in flat, line
+
+
 def test_no_page_of_the_evening_report_is_left_nearly_empty(client):
     """A section that may not break must not push everything after its heading onto the next
     page: with a history longer than a page (once a table that must not break), one page held

@@ -194,7 +194,7 @@ def test_a_win_needs_a_winner_a_tile_and_a_discarder():
 def test_first_yaoji_problems_go_to_the_chickens():
     entry = broken("E1", lambda r: r["seats"][3].update(discards=""))
 
-    assert entry.slots_round["chickens"].messages == ["北：第一张幺鸡没人碰杠，那它应该记在打出者的弃牌里。"]
+    assert entry.slots_round["chickens"].messages == ["北：第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
 
 
 def test_too_many_of_a_tile_is_a_round_problem():

@@ -131,7 +131,7 @@ def _first_yaoji(record: RoundRecord) -> list[Problem]:
         return []
     if first.claimed_by is None:
         if YAOJI not in record.seats[first.seat].discards:
-            return [problem("bad_first_yaoji", _("第一张幺鸡没人碰杠，那它应该记在打出者的弃牌里。"),
+            return [problem("bad_first_yaoji", _("第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
                             seat=first.seat, field="first_yaoji")]
         return []
     claimer = record.seats[first.claimed_by]

@@ -27,6 +27,7 @@ from .scoring.tiles import SUIT_HANZI
 
 GROUP_TITLES = {
     "hu": gettext_lazy("胡"),
+    "cha_jiao": gettext_lazy("查叫"),
     "bao": gettext_lazy("报听"),
     "dou": gettext_lazy("豆"),
     "ji": gettext_lazy("鸡"),

@@ -35,3 +35,15 @@ def test_the_chart_writes_totals_with_the_same_signs():
                                             ("-0.0001", "minus"), (Decimal("-0"), "zero")])
 def test_one_css_class_colours_every_signed_number(value, css):
     assert sign_class(value) == css
+
+
+def test_a_draw_lists_its_ready_check_payments_under_cha_jiao_not_a_win():
+    from calculator.presentation import present
+    from calculator.scoring import settle_record
+    from tests.round_form_data import load_example
+
+    groups = present(settle_record(load_example("E5"))).groups  # 荒庄 查叫: nobody won
+
+    assert [(g.key, g.title) for g in groups][:1] == [("cha_jiao", "查叫")]
+    assert "hu" not in [g.key for g in groups]
+    assert all(line.rule == "R33" for line in groups[0].lines)

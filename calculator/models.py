@@ -138,11 +138,11 @@ class Change(models.Model):
 
 
 class PaidTransfer(models.Model):
-    """已付: a settle-up transfer someone marked as paid.
+    """已付: a payment made at the table, one transfer of the settle-up as it stood then.
 
-    Settle-up is always recomputed from the totals, so a mark is keyed by the transfer itself
-    (payer seat, payee seat, points): it stays while that exact transfer is in the plan, and the
-    service that records, corrects or deletes a round deletes the marks its new plan drops.
+    A payment stays whatever rounds are recorded or corrected later: settle-up works on what each
+    player still owes (the totals less the payments), so money handed over mid-evening is never
+    asked for twice. The same transfer may be paid more than once in an evening.
     """
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="paid_transfers")
@@ -154,7 +154,6 @@ class PaidTransfer(models.Model):
     class Meta:
         ordering = ["evening", "paid_at"]
         constraints = [
-            models.UniqueConstraint(fields=["evening", "payer", "payee", "points"], name="paid_transfer_unique"),
             models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="paid_transfer_two_seats"),
             models.CheckConstraint(condition=Q(payer__lt=SEATS, payee__lt=SEATS),
                                    name="paid_transfer_seats"),

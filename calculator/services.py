@@ -218,7 +218,6 @@ def round_record(
     round_.save()
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
                           by=by[:MAX_BY], before=None, after=_snapshot(round_))
-    _drop_stale_marks(evening)
     return round_
 
 
@@ -249,7 +248,6 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     current.save()
     Change.objects.create(evening=evening, round_number=current.number, kind=Change.CORRECTED,
                           at=current.updated_at, by=by[:MAX_BY], before=before, after=_snapshot(current))
-    _drop_stale_marks(evening)
     return current
 
 
@@ -261,41 +259,38 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
     current.delete()
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
                           by=by[:MAX_BY], before=before, after=None)
-    _drop_stale_marks(evening)
 
 
 # -- settle-up ---------------------------------------------------------------------------------
 
 
 def _current_plan(evening: Evening) -> set[tuple[int, int, int]]:
-    totals = selectors.evening_total_points(evening=evening)
-    return {(t.payer, t.payee, t.points) for t in minimum_transfers(totals)}
-
-
-def _drop_stale_marks(evening: Evening) -> None:
-    """Delete the paid marks of transfers the plan no longer has, in the write that changed it.
-
-    A mark is keyed by the transfer itself (payer, payee, points); left in place, it would show
-    as paid again whenever a later plan happened to contain the same transfer.
-    """
-    plan = _current_plan(evening)
-    stale = [m.pk for m in evening.paid_transfers.all() if (m.payer, m.payee, m.points) not in plan]
-    PaidTransfer.objects.filter(pk__in=stale).delete()
+    return {(t.payer, t.payee, t.points) for t in minimum_transfers(selectors.evening_still_owed(evening=evening))}
 
 
 @transaction.atomic
 def transfer_mark_paid(*, evening: Evening, payer: int, payee: int, points: int) -> PaidTransfer:
-    """已付: mark one transfer of the current settle-up (R43) as paid."""
+    """已付: one transfer of the current settle-up (R43) has been paid, and is recorded as a payment.
+
+    From then on settle-up works on what is still owed, so the payment counts however the
+    totals move later. A second tap on the same transfer (a double tap, an old page) finds it
+    no longer owed and changes nothing."""
     evening = _lock(evening)
     if (payer, payee, points) not in _current_plan(evening):
-        raise TransferNotInPlan()
-    mark, _created = PaidTransfer.objects.get_or_create(evening=evening, payer=payer, payee=payee, points=points)
-    return mark
+        earlier = evening.paid_transfers.filter(payer=payer, payee=payee, points=points).last()
+        if earlier is None:
+            raise TransferNotInPlan()
+        return earlier
+    return PaidTransfer.objects.create(evening=evening, payer=payer, payee=payee, points=points)
 
 
+@transaction.atomic
 def transfer_mark_unpaid(*, evening: Evening, payer: int, payee: int, points: int) -> None:
-    """Take back a paid mark (tapped by mistake)."""
-    PaidTransfer.objects.filter(evening=evening, payer=payer, payee=payee, points=points).delete()
+    """Take back a payment (tapped by mistake): the latest of that payer, payee and amount."""
+    evening = _lock(evening)
+    latest = evening.paid_transfers.filter(payer=payer, payee=payee, points=points).order_by("paid_at", "id").last()
+    if latest is not None:
+        latest.delete()
 
 
 # -- export and import -------------------------------------------------------------------------

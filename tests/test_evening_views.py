@@ -323,6 +323,24 @@ def test_a_transfer_is_marked_paid_without_javascript_and_with_htmx(client):
     assert PaidTransfer.objects.count() == 0
 
 
+def test_money_paid_mid_evening_still_shows_as_paid_after_more_rounds(client):
+    """Paid after round 1, then round 2 is recorded: the payment stays 已付 and the plan asks
+    only for what round 2 added, so nobody pays twice."""
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    t = selectors.evening_settle_up(evening=evening).to_pay[0]
+    client.post(url("evening_transfer_paid", evening), {"payer": t.payer, "payee": t.payee, "points": t.points,
+                                                        "paid": "1"})
+    record_rounds(evening, ["E2"])
+
+    page = client.get(url("evening_settle", evening)).content.decode()
+
+    paid = re.findall(r'class="ev-transfer paid" data-transfer="([^"]+)"', page)
+    assert paid == [f"{t.payer}-{t.payee}-{t.points}"]
+    assert page.count("✓ 已付") == 1 and page.count("标记已付") == len(selectors.evening_settle_up(
+        evening=evening).to_pay) > 0
+
+
 PLAN_CHANGED = "总分刚变过，结账方案也跟着变了，请再看一遍。"
 
 

@@ -317,45 +317,78 @@ def test_a_transfer_that_is_not_in_the_plan_cannot_be_marked():
         services.transfer_mark_paid(evening=evening, payer=0, payee=1, points=99)
 
 
-def test_paid_marks_stay_on_unchanged_transfers_after_a_correction():
-    evening = make_evening()
-    first, second = record_rounds(evening, ["E1", "E2"])
-    before = {(t.payer, t.payee, t.points) for t in selectors.evening_settle_up(evening=evening).transfers}
-    for payer, payee, points in before:
-        services.transfer_mark_paid(evening=evening, payer=payer, payee=payee, points=points)
-    services.round_correct(round=second, record=example_record("E3"), expected_version=1)
-    after = selectors.evening_settle_up(evening=evening).transfers
-    for t in after:
-        assert t.paid == ((t.payer, t.payee, t.points) in before)
-
-
 def mark_whole_plan_paid(evening) -> set[tuple[int, int, int]]:
-    plan = {(t.payer, t.payee, t.points) for t in selectors.evening_settle_up(evening=evening).transfers}
+    plan = {(t.payer, t.payee, t.points) for t in selectors.evening_settle_up(evening=evening).to_pay}
     for payer, payee, points in plan:
         services.transfer_mark_paid(evening=evening, payer=payer, payee=payee, points=points)
     return plan
 
 
-def test_a_mark_that_falls_out_of_the_plan_does_not_come_back_with_the_same_transfer():
+def settled_by(transfers, players: int) -> list[int]:
+    """What each player ends up with from these transfers alone (+ received, − paid)."""
+    moved = [0] * players
+    for t in transfers:
+        moved[t.payer] -= t.points
+        moved[t.payee] += t.points
+    return moved
+
+
+def example_nets(name: str) -> list[int]:
+    from calculator.scoring import settle_record
+
+    return settle_record(example_record(name)).net
+
+
+def test_a_payment_counts_whatever_rounds_are_recorded_after_it():
     evening = make_evening()
     record_rounds(evening, ["E1"])
     paid = mark_whole_plan_paid(evening)
-    (second,) = record_rounds(evening, ["E2"])  # every E1 transfer leaves the plan
-    assert PaidTransfer.objects.count() == 0
-    services.round_delete(round=second)  # the plan is E1's again: nobody has paid it since
-    plan = selectors.evening_settle_up(evening=evening).transfers
-    assert {(t.payer, t.payee, t.points) for t in plan} == paid
-    assert not any(t.paid for t in plan)
+    assert selectors.evening_settle_up(evening=evening).all_paid
+
+    record_rounds(evening, ["E2"])
+    settle = selectors.evening_settle_up(evening=evening)
+
+    assert {(t.payer, t.payee, t.points) for t in settle.transfers if t.paid} == paid
+    assert selectors.evening_still_owed(evening=evening) == example_nets("E2")  # E1 is settled
+    assert settled_by(settle.to_pay, 4) == example_nets("E2")
+    assert not settle.all_paid
 
 
-def test_a_correction_drops_the_marks_its_new_plan_no_longer_has():
+def test_a_corrected_round_keeps_its_payments_and_the_plan_settles_the_difference():
     evening = make_evening()
     (round_,) = record_rounds(evening, ["E1"])
-    mark_whole_plan_paid(evening)
-    round_ = services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
-    assert PaidTransfer.objects.count() == 0
-    services.round_correct(round=round_, record=example_record("E1"), expected_version=2)
-    assert not any(t.paid for t in selectors.evening_settle_up(evening=evening).transfers)
+    paid = mark_whole_plan_paid(evening)
+
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    settle = selectors.evening_settle_up(evening=evening)
+
+    assert PaidTransfer.objects.count() == len(paid)
+    owed = [e2 - e1 for e1, e2 in zip(example_nets("E1"), example_nets("E2"))]
+    assert selectors.evening_still_owed(evening=evening) == owed
+    assert settled_by(settle.to_pay, 4) == owed
+    # payments plus the plan come to the totals: nobody pays twice, nobody is forgotten
+    assert settled_by(settle.transfers, 4) == [t.points for t in settle.totals]
+
+
+def test_deleting_a_paid_round_asks_for_the_money_back():
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    paid = mark_whole_plan_paid(evening)
+
+    services.round_delete(round=round_)
+
+    to_pay = selectors.evening_settle_up(evening=evening).to_pay
+    assert settled_by(to_pay, 4) == [-n for n in example_nets("E1")]
+    assert sum(t.points for t in to_pay) == sum(points for _payer, _payee, points in paid)
+
+
+def test_an_old_page_or_a_double_tap_records_a_payment_once():
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    t = selectors.evening_settle_up(evening=evening).to_pay[0]
+    for _ in range(3):
+        services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    assert PaidTransfer.objects.count() == 1
 
 
 # -- export / import ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ scaled to the column width, with a legend above the plot so it never hides a lin
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from html import escape
 
@@ -18,6 +19,9 @@ WIDTH = 360
 PLOT_HEIGHT = 170
 LEFT, RIGHT, BOTTOM = 40, 12, 26
 LEGEND_ROW = 18
+LEGEND_FONT = 13
+LEGEND_TEXT_LEFT = 21  # the swatch and a space before the name
+LEGEND_GAP = 6  # between one entry's total and the next entry's swatch
 
 
 @dataclass(frozen=True)
@@ -98,18 +102,44 @@ def _legend_columns(players: int) -> int:
     return 2 if players == 4 else max(min(players, 3), 1)
 
 
+def _em(text: str) -> float:
+    """About how wide `text` prints, in ems, erring wide: a CJK character or an M or W is 1 em,
+    another capital ¾, anything else ⅔ (a sans-serif's letters and digits are mostly narrower)."""
+    def width(c: str) -> float:
+        if unicodedata.east_asian_width(c) in "WF" or c in "MWmw@":
+            return 1.0
+        return 0.75 if c.isupper() else 0.67
+
+    return sum(width(c) for c in text)
+
+
+def legend_name(name: str, room: float) -> str:
+    """The name, or as much of it as fits `room` ems followed by "…" (so a cut name says so)."""
+    name = " ".join(name.split())
+    if _em(name) <= room:
+        return name
+    while name and _em(name) + 1 > room:
+        name = name[:-1]
+    return name.rstrip() + "…"
+
+
 def _legend(series: list[Series], columns: int) -> str:
-    """Above the plot: a colour swatch, the name and the current total per player."""
+    """Above the plot: a colour swatch, the name and the current total per player.
+
+    Each entry gets a column's slot: the total always shows, and the name is cut to fit the
+    rest (never into the next entry), with an ellipsis where it was cut.
+    """
     slot = (WIDTH - 8) / columns
     parts = ['<g class="legend">']
     for seat, s in enumerate(series):
         left = 8 + (seat % columns) * slot
         baseline = 8 + LEGEND_ROW * (seat // columns) + 13
-        total = s.values[-1] if s.values else 0
+        total = signed(s.values[-1] if s.values else 0)
+        room = (slot - LEGEND_TEXT_LEFT - LEGEND_GAP) / LEGEND_FONT - _em(" " + total) * 1.1  # bold: wider
         parts.append(
             f'<rect x="{left:.1f}" y="{baseline - 7}" width="16" height="6" rx="1.5" fill="{colour(seat)}"/>'
-            f'<text x="{left + 21:.1f}" y="{baseline}" fill="#222" font-size="13">{escape(s.name[:8])} '
-            f'<tspan font-weight="bold">{signed(total)}</tspan></text>'
+            f'<text x="{left + LEGEND_TEXT_LEFT:.1f}" y="{baseline}" fill="#222" font-size="{LEGEND_FONT}">'
+            f'{escape(legend_name(s.name, room))} <tspan font-weight="bold">{total}</tspan></text>'
         )
     parts.append("</g>")
     return "".join(parts)

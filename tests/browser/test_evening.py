@@ -158,3 +158,118 @@ def test_a_thirty_round_evening_reads_well_on_a_phone(live_server, page: Page, s
     page.get_by_text("这一晚的规则").click()
     expect(page.locator(".ev-rules")).to_be_visible()
     screenshot(suffix="rules", full_page=False)
+
+
+LONG = "阿强哥哥的表弟大明白"  # ten characters: more than a phone's column of nets has room for
+
+# Boxes measured in the page: each round's line of nets, the "改过" badge, a totals row.
+NETS_JS = """els => els.map(net => {
+    const box = net.getBoundingClientRect(), who = net.querySelector('.who'), b = net.querySelector('b');
+    const num = b.getBoundingClientRect();
+    return {name: who.textContent, cut: who.scrollWidth > who.clientWidth,
+            ellipsis: getComputedStyle(who).textOverflow, number: b.textContent,
+            numberInside: num.width > 0 && num.left >= box.left - .5 && num.right <= box.right + .5,
+            numberVisible: b.scrollWidth <= b.clientWidth + 1};
+})"""
+BADGE_JS = """badge => {
+    const style = getComputedStyle(badge), box = badge.getBoundingClientRect();
+    return {height: box.height, lineHeight: parseFloat(style.lineHeight),
+            borders: parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth)};
+}"""
+DOT_JS = """cell => {
+    const dot = cell.querySelector('.ev-dot').getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    range.setStartAfter(cell.querySelector('.ev-dot'));
+    const lines = [...range.getClientRects()].filter(r => r.width > 0);
+    return {dotRight: dot.right, dotMiddle: (dot.top + dot.bottom) / 2,
+            textLeft: Math.min(...lines.map(r => r.left)),
+            textTop: Math.min(...lines.map(r => r.top)), textBottom: Math.max(...lines.map(r => r.bottom))};
+}"""
+
+
+def assert_rounds_keep_every_number(page: Page) -> None:
+    nets = page.locator("#evening-rounds .ev-net").evaluate_all(NETS_JS)
+    assert nets
+    for net in nets:
+        assert re.fullmatch(r"[+\u2212]?\d+", net["number"]), net
+        assert net["numberInside"] and net["numberVisible"], net  # the number is never cut
+    long_ones = [net for net in nets if net["name"] == LONG]
+    assert long_ones and all(net["cut"] and net["ellipsis"] == "ellipsis" for net in long_ones)
+
+
+def assert_the_badge_is_one_line_high(page: Page) -> None:
+    badge = page.locator("#evening-rounds .ev-badge")
+    expect(badge).to_have_count(1)
+    box = badge.evaluate(BADGE_JS)
+    assert box["height"] <= box["lineHeight"] + box["borders"] + 1, box
+
+
+def assert_the_dot_stays_beside_the_name(page: Page, name: str) -> None:
+    cell = page.locator("td.ev-name", has_text=name).first
+    found = cell.evaluate(DOT_JS)
+    assert found["dotRight"] <= found["textLeft"] + .5, found  # left of the name, not above it
+    assert found["textTop"] <= found["dotMiddle"] <= found["textBottom"], found
+
+
+def test_long_names_keep_their_numbers_their_dots_and_a_small_badge(live_server, page: Page, screenshot):
+    evening = make_evening(names=["小王", LONG, "李姐", "老张"], stake="0.5")
+    rounds = record_rounds(evening, ["E1", "E2", "E3"])
+    services.round_correct(round=rounds[1], record=example_record("E4"), expected_version=1)
+
+    page.goto(f"{live_server.url}/e/{evening.token}/")
+    expect(page.locator("#evening-rounds li")).to_have_count(3)
+    assert_rounds_keep_every_number(page)
+    assert_the_badge_is_one_line_high(page)
+    assert_the_dot_stays_beside_the_name(page, LONG)
+    screenshot(page.locator("#evening-rounds"), "rounds")
+    screenshot(page.locator(".running-chart"), "chart")
+    legend = page.locator(".running-chart .legend text").all_text_contents()
+    assert any(text.startswith(LONG[:4]) and "…" in text for text in legend), legend
+
+    page.goto(f"{live_server.url}/v/{evening.read_token}/")
+    expect(page.locator("#evening-rounds li")).to_have_count(3)
+    assert_rounds_keep_every_number(page)
+    assert_the_badge_is_one_line_high(page)
+    screenshot(suffix="follow")
+
+    page.goto(f"{live_server.url}/e/{evening.token}/settle/")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert_the_dot_stays_beside_the_name(page, LONG)
+    screenshot(suffix="settle-en")
+    page.goto(f"{live_server.url}/e/{evening.token}/")
+    assert_the_dot_stays_beside_the_name(page, LONG)
+    assert_rounds_keep_every_number(page)
+    screenshot(suffix="evening-en")
+
+
+LEGEND_JS = """svg => {
+    const frame = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('.legend text')].map(t => {
+        const box = t.getBoundingClientRect();
+        return {text: t.textContent, left: box.left, right: box.right, top: box.top,
+                inside: box.right <= frame.right + .5};
+    });
+}"""
+
+
+@pytest.mark.parametrize("names", [
+    ["小王", LONG, "李姐", "老张"],
+    ["东北大王东北大王东北大王", "Bartholomew Fitzwilliam", LONG],
+], ids=["four", "three"])
+def test_the_charts_legend_entries_never_run_into_each_other(live_server, page: Page, screenshot, names):
+    evening = make_evening(names=names)
+    record_rounds(evening, ["E8"] if len(names) == 3 else ["E1", "E2"])
+    page.goto(f"{live_server.url}/e/{evening.token}/")
+    entries = page.locator(".running-chart").evaluate(LEGEND_JS)
+    assert len(entries) == len(names)
+    for entry in entries:
+        assert entry["inside"], entry
+        assert re.search(r"[+\u2212]?\d+$", entry["text"]), entry  # the total shows
+    for a in entries:
+        for b in entries:
+            if a is not b and abs(a["top"] - b["top"]) < 1 and a["left"] < b["left"]:
+                assert a["right"] <= b["left"] - 4, (a, b)
+    assert any("…" in entry["text"] for entry in entries)
+    screenshot(page.locator(".running-chart"), "chart")

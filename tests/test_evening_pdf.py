@@ -124,6 +124,29 @@ def test_no_page_of_the_evening_report_is_left_nearly_empty(client):
         assert len(body) > 10, (number, body)
 
 
+def words_with_boxes(pdf: Path) -> list[tuple[str, float, float, float]]:
+    """Each word on the first page with its left, top and width in points (pdftotext -bbox)."""
+    page = poppler("pdftotext", pdf, "-bbox", "-f", "1", "-l", "1")
+    return [(m["w"], float(m["x0"]), float(m["y0"]), float(m["x1"]) - float(m["x0"]))
+            for m in re.finditer(r'<word xMin="(?P<x0>[\d.]+)" yMin="(?P<y0>[\d.]+)" '
+                                 r'xMax="(?P<x1>[\d.]+)" yMax="[\d.]+">(?P<w>[^<]*)</word>', page)]
+
+
+def test_the_charts_legend_prints_at_about_the_bodys_size(client):
+    """The chart is drawn for a phone; printed too wide, its legend came out bigger than the
+    headings. A CJK character is one em wide, so a two-character name's width is twice its size."""
+    evening = make_evening(names=["小王", "阿强哥哥的表弟大明白", "李姐", "老张"])
+    record_rounds(evening, ["E1", "E2", "E3"])
+    response = client.get(reverse("calculator:evening_report_pdf", args=[evening.token]))
+    words = words_with_boxes(save(response.content, "evening-report-chart.pdf"))
+    chart_top = next(y for w, _, y, _ in words if w.startswith("（每人每局后的累计番数"))
+    in_table = next(width for w, _, y, width in words if w == "小王" and y < chart_top)  # the totals
+    in_legend = next(width for w, _, y, width in words if w == "小王" and y > chart_top)
+    assert 0.85 <= in_legend / in_table <= 1.1, (in_legend / 2, in_table / 2)  # sizes in pt
+    legend = " ".join(w for w, _, y, _ in words if chart_top < y < chart_top + 40)
+    assert re.search(r"阿强哥哥\S*…", legend), legend  # cut, and saying so
+
+
 def test_the_evening_report_embeds_a_chinese_font(client, long_evening):
     response = client.get(reverse("calculator:evening_report_pdf", args=[long_evening.token]))
     path = save(response.content, "evening-report.pdf")

@@ -11,11 +11,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT
+from django.http import QueryDict
 from django.utils.translation import gettext
 
 from .entry_fields import clean_form, clean_meld_rows, raw_value
 from .entry_record import melds_initial, round_initial, round_record, seat_draft, seat_initial
-from .forms import MeldFormSet, RoundForm, SeatForm
+from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm
 from .presentation import ALL_TILE_CHIPS, TileChip, problem_message
 from .scoring import (
     PRESET_HANZI, PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, check, settle,
@@ -27,7 +29,7 @@ class RoundEntry:
     """The whole round-entry form: one `RoundForm`, and per seat a `SeatForm` and a `MeldFormSet`.
 
     ``RoundEntry(data=None, *, players=4, names=None, rules=None, stake=None, dealer=None,
-    initial=None, prefix=None, live=False)``
+    initial=None, prefix=None, live=False, draft=False)``
 
     - `data`: request.POST (bound) or None. Field names: ``[prefix-]stake``, ``[prefix-]seat0-concealed``,
       ``[prefix-]seat0-melds-0-kind``… (tests/round_form_data.py turns a record into such data).
@@ -39,7 +41,13 @@ class RoundEntry:
     - `prefix`: prefixes every field name, for more than one entry on a page.
     - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error;
       and nothing is drawn, so no forms are built: the fields are read straight from the POST
-      (`calculator.entry_fields`, which cleans them as the forms would).
+      (`calculator.entry_fields`, which cleans them as the forms would). A hand still being
+      tapped in (short of its count) shows its count, not the red problem; the submit reports it.
+    - `draft`: a bound entry drawn back as entered, not submitted (back from the result page to
+      change something, or the table switched between four and three players): its forms are
+      drawn and it is judged as leniently as the live preview. Its data is first fitted to
+      `players`: seats beyond the table are dropped, with every choice of such a seat (dealer,
+      winner, discarder, meld source), and a seat the data lacks starts empty.
 
     After `is_valid()`:
     - `record`: the validated record dict in the canonical RULES §3 shape (sorted notation, every
@@ -56,25 +64,26 @@ class RoundEntry:
 
     def __init__(self, data=None, *, players: int = 4, names: list[str] | None = None, rules: RuleSet | None = None,
                  stake: Decimal | None = None, dealer: int | None = None, initial: dict | None = None,
-                 prefix: str | None = None, live: bool = False):
-        self.data = data
+                 prefix: str | None = None, live: bool = False, draft: bool = False):
         self.is_bound = data is not None
         self.prefix = prefix
         self.dom_prefix = prefix or "entry"
         self.live = live
+        self.draft = draft and self.is_bound
         self.fixed_rules, self.fixed_stake, self.fixed_names = rules, stake, list(names) if names else None
         if self.fixed_names:
             players = len(self.fixed_names)
         elif initial:
             players = len(initial.get("seats") or ())
         self.players = players if players in (3, 4) else 4
+        self.data = self._fitted(data) if self.draft else data
         initial = initial or {}
         self.names = self._names(initial)
         self.fixed_fields = RoundForm.fixed_fields(fixed_rules=rules is not None, fixed_stake=stake is not None)
         self.draws_forms = not (live and self.is_bound)
-        self.round_form = RoundForm(data, prefix=prefix, initial=round_initial(initial, dealer), names=self.names,
-                                    fixed_rules=rules is not None, fixed_stake=stake is not None
-                                    ) if self.draws_forms else None
+        self.round_form = RoundForm(self.data, prefix=prefix, initial=round_initial(initial, dealer),
+                                    names=self.names, fixed_rules=rules is not None,
+                                    fixed_stake=stake is not None) if self.draws_forms else None
         self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i])
                       for i in range(self.players)]
         self.slots_round = {area: Slot(f"{self.dom_prefix}-{area}-problems")
@@ -91,6 +100,34 @@ class RoundEntry:
 
     def seat_prefix(self, index: int) -> str:
         return self._key(f"seat{index}")
+
+    def _fitted(self, data) -> QueryDict:
+        """A draft's data fitted to this table (see `draft`), as a new QueryDict."""
+        fitted = QueryDict(mutable=True)
+        items = data.lists() if hasattr(data, "lists") else (
+            (key, value if isinstance(value, list) else [value]) for key, value in data.items())
+        gone = tuple(f"{self.seat_prefix(i)}-" for i in range(self.players, len(SEAT_NAMES)))
+        for key, values in items:
+            if not key.startswith(gone):
+                fitted.setlist(key, list(values))
+        seats = {str(i) for i in range(self.players)}
+        choices = [self._key(name) for name in RoundForm.seat_fields] + [
+            f"{self.seat_prefix(i)}-melds-{row}-{name}"
+            for i in range(self.players) for row in range(MAX_MELDS) for name in MeldForm.seat_fields]
+        for key in choices:
+            if key in fitted:
+                kept = [value for value in fitted.getlist(key) if value in seats]
+                fitted.pop(key)
+                if kept:
+                    fitted.setlist(key, kept)
+        if self._key("dealer") not in fitted:
+            fitted[self._key("dealer")] = "0"
+        for i in range(self.players):
+            melds = f"{self.seat_prefix(i)}-melds"
+            if f"{melds}-{TOTAL_FORM_COUNT}" not in fitted:  # a seat just added: its empty meld rows
+                fitted[f"{melds}-{TOTAL_FORM_COUNT}"] = str(MAX_MELDS)
+                fitted[f"{melds}-{INITIAL_FORM_COUNT}"] = "0"
+        return fitted
 
     def _names(self, initial: dict) -> list[str]:
         if self.fixed_names:
@@ -271,7 +308,7 @@ class RoundEntry:
 
     @property
     def problem_count(self) -> int:
-        """Problems the page shows (an untouched seat's count is not one while typing)."""
+        """Problems the page shows (while typing, an untouched or short hand's count is not one)."""
         self.full_clean()
         hidden = sum(len(seat.hand_slot.messages) for seat, preview in zip(self.seats, self.seat_previews)
                      if not preview.problems)
@@ -323,7 +360,7 @@ class RoundEntry:
                 seat.preview = seat_preview(
                     seat, dom_id=f"{self.dom_prefix}-seat{seat.index}-preview", rules=self.rules,
                     is_winner=won and str(seat.index) in winners, is_dealer=dealer == str(seat.index),
-                    live=self.live)
+                    live=self.live, lenient=self.live or self.draft)
         return [seat.preview for seat in self.seats]
 
     @property

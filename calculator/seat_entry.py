@@ -109,10 +109,14 @@ class SeatPreview:
 
 
 def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
-                 live: bool) -> SeatPreview:
-    """The preview of `seat` as its forms stand. `live`: the htmx preview while the page is
-    typed in: a seat with no tiles yet is "待输入" and not an error, and the chips are left to
-    the page, which draws them as the tiles are typed."""
+                 live: bool, lenient: bool | None = None) -> SeatPreview:
+    """The preview of `seat` as its forms stand.
+
+    `lenient` (default: `live`): the page is still being typed in, so a hand not finished yet
+    is no error: a seat with no tiles yet is "待输入", and a hand that is merely short shows its
+    count ("9/14", 还差 5 张) without the red problem, which the submit still reports. `live`:
+    the htmx preview, whose chips are left to the page, which draws them as the tiles are typed."""
+    lenient = live if lenient is None else lenient
     concealed = _tiles_or_none(clean_notation(seat.value("concealed") or ""))
     discards = _tiles_or_none(clean_notation(seat.value("discards") or "")) or []
     melds = _meld_tiles(seat)
@@ -121,8 +125,8 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
     standing = hand_standing(concealed or [], melds, winner=is_winner, rules=rules,
                              declared=declared if declared in ("hard", "soft") else None,
                              xiang_gong=bool(seat.value("xiang_gong")))
-    if live and standing.status == "empty":
-        problems = []  # not entered yet: no red ink while the table is still being typed in
+    if lenient and (standing.status == "empty" or (standing.status == "short" and concealed is not None)):
+        problems = []  # not entered yet, or still being tapped in: no red ink while the table is typed in
     if concealed is None:
         standing = Standing("syntax", gettext("写法不对"))
     tiles = None if concealed is None else len(concealed) + 3 * len(melds)

@@ -200,6 +200,36 @@ def test_the_correction_form_starts_from_the_stored_round(client):
     assert 'name="version" value="1"' in page
 
 
+def bar_nets(page: str) -> list[str]:
+    """The nets in the sticky bar under the round form."""
+    bar = re.search(r'<div id="entry-net-bar".*?</div>', page, re.S).group(0)
+    return re.findall(r"<b data-net>([^<]+)</b>", bar)
+
+
+def signed_nets(net: list[int]) -> list[str]:
+    return [f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0" for n in net]
+
+
+def test_the_correction_form_shows_the_stored_rounds_nets_in_its_bar_from_the_start(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+
+    page = client.get(url("evening_round_edit", evening, 2)).content.decode()
+
+    assert bar_nets(page) == signed_nets(expected_net("E2"))
+    assert "填好每家的牌，这里就出输赢" not in page and "结算预览" in page
+
+
+def test_the_correction_preview_page_shows_the_corrected_nets_in_its_bar(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+
+    page = client.post(url("evening_round_edit", evening, 2), round_post("E3", version="1")).content.decode()
+
+    assert "确认修改" in page
+    assert bar_nets(page) == signed_nets(expected_net("E3"))
+
+
 def test_the_correction_preview_scores_under_the_rules_the_round_was_stored_with(client):
     evening = make_evening()
     record_rounds(evening, ["E1"])  # 贵阳 as it comes: 闷豆 2 per payer

@@ -165,6 +165,95 @@ def test_without_javascript_edit_carries_the_round_back_to_the_form(client):
     assert "问题" not in html and 'class="problem"' not in html
 
 
+def bar_nets(html: str) -> list[str]:
+    """The nets in the sticky bar under the entry form."""
+    bar = re.search(r'<div id="entry-net-bar".*?</div>', html, re.S).group(0)
+    return re.findall(r"<b data-net>([^<]+)</b>", bar)
+
+
+def test_edit_from_the_result_page_shows_the_rounds_nets_in_the_bar_and_its_settlement(client):
+    data = {**record_to_post_data(load_example("E1")), "edit": "1"}
+
+    html = text(client.post(ROUND_URL, data))
+
+    assert bar_nets(html) == ["+15", "−2", "−7", "−6"]
+    assert "填好每家的牌，这里就出输赢" not in html
+    assert "结算预览" in html and "西 付 东 1 番：平胡 1" in html
+
+
+def named_e1() -> dict:
+    data = record_to_post_data(load_example("E1"))
+    data.update({f"seat{i}-name": name for i, name in enumerate(["老王", "小李", "阿珍", "张哥"])})
+    return data
+
+
+def test_switching_to_three_players_keeps_the_first_three_hands_and_names(client):
+    data = {**named_e1(), "switch_players": "3"}
+    data["seat1-concealed"] = "123m456p"  # 小李 is half typed in
+
+    response = client.post(ROUND_URL, data)
+
+    html = text(response)
+    assert response.status_code == 200
+    assert "calculator/round_new.html" in [t.name for t in response.templates]
+    assert html.count("data-seat-card=") == 3 and 'name="players" value="3"' in html
+    kept = [("老王", "234m567m345s11s"), ("小李", "123m456p"), ("阿珍", "1m9m2p8p3p7p4s6s9s9s5p8s3m")]
+    for seat, (name, hand) in enumerate(kept):
+        card = seat_card(html, seat)
+        assert f'value="{name}"' in card and f'value="{hand}"' in card
+    assert "张哥" not in html and 'name="seat3-concealed"' not in html
+    assert 'class="problem"' not in html  # what is still being typed in is not scolded
+    assert "6/13" in seat_card(html, 1) and "还差 7 张" in seat_card(html, 1)
+    assert re.search(r'name="switch_players" value="3"[^>]*aria-pressed="true"', html)
+
+
+def test_switching_back_to_four_players_adds_an_empty_fourth_seat(client):
+    data = record_to_post_data(load_example("E8"))
+    data.update({"seat2-name": "阿珍", "switch_players": "4"})
+
+    html = text(client.post(ROUND_URL, data))
+
+    assert html.count("data-seat-card=") == 4 and 'name="players" value="4"' in html
+    assert 'value="阿珍"' in seat_card(html, 2)
+    assert "0/13" in seat_card(html, 3) and 'name="seat3-melds-TOTAL_FORMS" value="4"' in html
+    assert 'class="problem"' not in html
+
+
+def test_enter_in_a_field_submits_the_round_not_the_players_switch(client):
+    """Implicit submission presses the form's first submit button: the page puts one without a
+    name before the 四人 / 三人 buttons."""
+    html = text(client.get(ROUND_URL))
+
+    form = html[html.index("<form method=\"post\" action=\"" + ROUND_URL):]
+    first = re.search(r"<button[^>]*>", form).group(0)
+    assert 'type="submit"' in first and "name=" not in first
+    assert form.index(first) < form.index('name="switch_players"')
+
+
+def test_the_players_switch_is_two_submit_buttons_of_the_form(client):
+    html = text(client.get(ROUND_URL, {"players": "3"}))
+
+    switch = re.search(r'<div class="players-switch".*?</div>', html, re.S).group(0)
+    buttons = re.findall(r'<button type="submit" name="switch_players" value="(\d)" formnovalidate', switch)
+    assert buttons == ["4", "3"]
+    assert 'href="?players=' not in switch
+
+
+def test_the_live_preview_of_a_short_hand_has_no_red_problem_but_the_submit_does(client):
+    data = named_e1()
+    data["seat1-concealed"] = "123m456p"
+
+    preview = text(client.post(PREVIEW_URL, data, HTTP_HX_REQUEST="true"))
+    submitted = text(client.post(ROUND_URL, data))
+
+    standing = preview[preview.index('id="entry-seat1-preview"'):preview.index('id="entry-seat2-preview"')]
+    assert "6/13" in standing and "还差 7 张" in standing and "has-problems" not in standing
+    assert 'class="problem"' not in preview and "应该是 13 张" not in preview
+    assert "还有" not in preview  # the bar counts nothing to fix: it asks for the rest
+    assert "小李 有 6 张牌，应该是 13 张" in seat_card(submitted, 1)
+    assert "还有 1 处要改" in submitted
+
+
 def test_only_get_and_post(client):
     assert client.put(ROUND_URL).status_code == 405
     assert client.get(PREVIEW_URL).status_code == 405

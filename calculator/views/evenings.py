@@ -263,7 +263,8 @@ def round_detail(request, evening: Evening, number: int):
 @require_http_methods(["GET", "POST"])
 @editing
 def round_edit(request, evening: Evening, number: int):
-    """改一局 (R42): the round form pre-filled; a valid submit shows before/after to confirm."""
+    """改一局 (R42): the round form pre-filled, its bar showing the stored round's nets; a valid
+    submit shows before/after to confirm, and the bar the corrected nets."""
     if gone := _deleted_meanwhile(request, evening, number):
         return gone
     round_ = _round(evening, number)
@@ -274,7 +275,11 @@ def round_edit(request, evening: Evening, number: int):
     if request.method == "POST" and based_on != round_.version:
         return _conflict(request, evening, number)
     names = selectors.evening_names(evening=evening)
-    context = {**_base_context(request, evening), "round": round_, "entry": entry,
+    if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
+        result = present(entry.settlement) if entry.is_valid() else None
+    else:
+        result = present(selectors.stored_settlement(round_))
+    context = {**_base_context(request, evening), "round": round_, "entry": entry, "result": result,
                "hidden_fields": [("version", based_on)],
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
                "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])

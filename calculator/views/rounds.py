@@ -5,24 +5,30 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ..presentation import present
 from ..round_entry import RoundEntry
 
+SWITCH = "switch_players"  # the 四人 / 三人 buttons of the entry form: its entries, drawn for that table
+
 
 def _players(params) -> int:
-    """3 or 4 players, from ?players= on the page or the form's hidden field."""
-    return 3 if params.get("players") == "3" else 4
+    """3 or 4 players: from the 四人 / 三人 button pressed, else ?players= on the page or the form's
+    hidden field."""
+    return 3 if (params.get(SWITCH) or params.get("players")) == "3" else 4
 
 
 @require_http_methods(["GET", "POST"])
 def round_new(request):
-    """GET: the entry page. POST: the result page, or the entry page again with every problem (400)."""
+    """GET: the entry page. POST: the result page, or the entry page again: with every problem
+    (400), or as entered, not judged as a submit (back from the result page to change something,
+    or switched between four and three players; seats beyond three are dropped)."""
     if request.method == "GET":
         entry = RoundEntry(players=_players(request.GET))
         return render(request, "calculator/round_new.html", {"entry": entry})
-    entry = RoundEntry(request.POST, players=_players(request.POST))
-    if "edit" in request.POST:  # back from the result page to change something
-        return render(request, "calculator/round_new.html", {"entry": entry})
-    if entry.is_valid():
-        return render(request, "calculator/round_result.html",
-                      {"entry": entry, "result": present(entry.settlement)})
+    draft = "edit" in request.POST or SWITCH in request.POST
+    entry = RoundEntry(request.POST, players=_players(request.POST), draft=draft)
+    result = present(entry.settlement) if entry.is_valid() else None
+    if draft:
+        return render(request, "calculator/round_new.html", {"entry": entry, "result": result})
+    if result:
+        return render(request, "calculator/round_result.html", {"entry": entry, "result": result})
     return render(request, "calculator/round_new.html", {"entry": entry}, status=400)
 
 

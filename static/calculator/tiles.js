@@ -177,13 +177,14 @@
   }
 
   /* A seat's new name shows at once wherever the seat is offered as a choice (seat options are
-   * the only ones whose value is a bare number). */
+   * the only ones whose value is a bare number); a winner button keeps its name in a span of its
+   * own, which the page cuts to two lines. */
   function rename(input) {
     var seat = input.getAttribute("data-seat-name");
     var name = input.value.trim() || input.placeholder;
     var form = input.closest("form");
     form.querySelectorAll('[data-seat-label="' + seat + '"], select option[value="' + seat + '"]').forEach(function (el) {
-      el.textContent = name;
+      (el.querySelector("[data-seat-text]") || el).textContent = name;
     });
   }
 

@@ -99,9 +99,12 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
     page.locator(f'a[href$="/rounds/2/"]').click()
     screenshot(suffix="5-round-2")
     page.get_by_role("link", name=re.compile("改这局")).click()
+    bar = page.locator(".net-bar [data-net]")
+    expect(bar).to_have_text([signed(v) for v in expected_net("E2")])  # the stored round's, from the start
     fill_round(page, "E4")
     page.get_by_role("button", name="看看改了什么").click()
     expect(page.locator("#correction-preview")).to_be_visible()
+    expect(bar).to_have_text([signed(v) for v in expected_net("E4")])
     screenshot(suffix="6-correction-preview")
     page.get_by_role("button", name="确认修改").click()
     expect(page.locator(".alert-success")).to_contain_text("第2局改好了")

@@ -101,6 +101,12 @@ def test_enter_e1_by_tapping_tiles_and_see_the_nets(live_server, page, screensho
     screenshot(page, "result", full_page=False)
     screenshot(page, "result-full")
 
+    page.get_by_role("button", name="改一改这局").tap()  # back to the form: its bar has the nets at once
+
+    expect(page.locator("#id_seat0-concealed")).to_have_value("234567m11345s")
+    expect(page.locator(".net-bar [data-net]")).to_have_text(E1_NET)
+    screenshot(page, "edit", full_page=False)
+
 
 @pytest.mark.browser
 def test_keyboard_count_follows_taps_and_chip_taps_remove(live_server, page, screenshot):
@@ -127,7 +133,9 @@ def test_broken_round_shows_the_problem_next_to_the_seat_and_saves_nothing(live_
     enter_record_by_tapping(page, record)
     south = seat_card(page, 1)
     expect(south.locator(".tile-count")).to_have_text("12/13")
-    expect(south.locator(".problem")).to_contain_text("南 有 12 张牌，应该是 13 张")  # live, before submitting
+    # Live, before submitting: a short hand may still be being tapped in, so its count, not red ink.
+    expect(south.locator(".standing")).to_have_text("还差 1 张")
+    expect(south.locator(".problem")).to_have_count(0)
     page.locator(".submit-btn").tap()
 
     expect(page).to_have_url(live_server.url + reverse("calculator:round_new"))
@@ -178,3 +186,123 @@ def test_every_worked_example_can_be_scored_on_the_phone(live_server, page, name
 
     expect(page.locator(".result-hero .net-points")).to_have_text(nets)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def type_names(page, names: list[str]) -> None:
+    for seat, name in enumerate(names):
+        page.fill(f"#id_seat{seat}-name", name)
+
+
+@pytest.mark.browser
+def test_switching_to_three_players_keeps_the_names_and_hands_typed_in(live_server, page, screenshot):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    type_names(page, ["老王", "小李", "阿珍", "张哥"])
+    tap_tiles(page, seat_card(page, 0).locator(".seat-preview [data-tile-box]"), "234m567m")
+    tap_tiles(page, seat_card(page, 1).locator(".seat-preview [data-tile-box]"), "123m456p")
+    tap_tiles(page, seat_card(page, 3).locator(".seat-preview [data-tile-box]"), "99p")
+    # Still typing: the half-entered hand shows its count, not a red problem.
+    south = seat_card(page, 1)
+    expect(south.locator(".standing")).to_have_text("还差 7 张")
+    expect(south.locator(".tile-count")).to_have_text("6/13")
+    expect(page.locator("[data-seat-card] .problem")).to_have_count(0)
+    switch = page.locator(".players-switch button")
+    assert all(switch.nth(i).bounding_box()["height"] >= 44 for i in range(2))  # thumb-sized
+
+    switch.filter(has_text="三人").tap()
+
+    expect(page.locator("[data-seat-card]")).to_have_count(3)
+    expect(switch.filter(has_text="三人")).to_have_attribute("aria-pressed", "true")
+    for seat, (name, hand) in enumerate([("老王", "234567m"), ("小李", "123m456p"), ("阿珍", "")]):
+        expect(page.locator(f"#id_seat{seat}-name")).to_have_value(name)
+        expect(page.locator(f"#id_seat{seat}-concealed")).to_have_value(hand)
+    expect(seat_card(page, 1).locator(".seat-preview .tile")).to_have_count(6)
+    expect(seat_card(page, 1).locator(".tile-count")).to_have_text("6/13")
+    expect(page.locator("[data-seat-card] .problem")).to_have_count(0)
+    expect(page.locator(".winner-switch label")).to_have_text(["老王", "小李", "阿珍"])
+    screenshot(page, "three", full_page=False)
+
+    switch.filter(has_text="四人").tap()  # and back: the fourth seat comes back empty
+
+    expect(page.locator("[data-seat-card]")).to_have_count(4)
+    expect(page.locator("#id_seat1-concealed")).to_have_value("123m456p")
+    expect(page.locator("#id_seat3-concealed")).to_have_value("")
+    expect(page.locator("#id_seat3-name")).to_have_value("")
+
+
+@pytest.mark.browser
+def test_switching_players_without_javascript_keeps_what_was_typed(live_server, browser):
+    context = browser.new_context(**PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("calculator:round_new"))
+        page.locator(".result-switch label", has_text="荒庄").click()
+        type_names(page, ["老王", "小李", "阿珍", "张哥"])
+        for seat, hand in enumerate(["234m567m345s11s", "123m456p", "1m9m2p8p", "99p"]):
+            page.fill(f"#id_seat{seat}-concealed", hand)
+        page.fill("#id_stake", "2")
+
+        page.locator(".players-switch button", has_text="三人").click()
+
+        expect(page.locator("[data-seat-card]")).to_have_count(3)
+        kept = [("老王", "234m567m345s11s"), ("小李", "123m456p"), ("阿珍", "1m9m2p8p")]
+        for seat, (name, hand) in enumerate(kept):
+            expect(page.locator(f"#id_seat{seat}-name")).to_have_value(name)
+            expect(page.locator(f"#id_seat{seat}-concealed")).to_have_value(hand)
+        expect(page.locator("#id_stake")).to_have_value("2")
+        expect(page.locator("input[name=players]")).to_have_value("3")
+        expect(seat_card(page, 1).locator(".tile-count")).to_have_text("6/13")
+        expect(seat_card(page, 1).locator(".problem")).to_have_count(0)
+
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            page.locator("#id_seat1-name").press("Enter")  # Enter submits the round, not the 四人 button
+
+        assert posted.value.status == 400  # the submit, which reports the short hand
+        expect(seat_card(page, 1).locator(".problem")).to_contain_text("小李 有 6 张牌，应该是 13 张")
+        expect(page.locator("[data-seat-card]")).to_have_count(3)
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_long_name_keeps_the_winner_buttons_one_row_of_at_most_two_lines(live_server, page, screenshot):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    page.fill("#id_seat1-name", "阿强哥哥的表弟大明白")
+
+    labels = page.locator(".winner-switch label")
+    expect(labels.nth(1)).to_have_text("阿强哥哥的表弟大明白")  # renamed as it is typed
+    screenshot(page.locator(".outcome-card"), "outcome")
+    boxes = labels.evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")  # at one moment
+    assert max(b["height"] for b in boxes) <= 56  # two lines at most
+    assert len({round(b["y"]) for b in boxes}) == 1  # one row
+
+
+@pytest.mark.browser
+def test_the_english_form_fits_a_phone(live_server, page, screenshot):
+    """English words are longer than the hanzi: the selects still show their values whole, labels
+    break between words, and the Chinese form keeps its one-row 报听 · 相公 line."""
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    card = seat_card(page, 0)
+    zh_select, zh_switch = card.locator("select[name$=declared], .seat-extras .form-switch").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert abs(zh_select["y"] - zh_switch["y"]) < 12  # side by side, as before
+
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    card.locator("select[name$=declared]").select_option("hard")
+
+    declared = card.locator("select[name$=declared]")
+    assert declared.bounding_box()["width"] >= 180  # "Hard declaration 硬报" shows whole
+    # Whether every word fits the label's width: with breaking inside words turned off, a word
+    # that does not fit sticks out.
+    fits = """e => { e.style.overflowWrap = "normal"; const ok = e.scrollWidth <= e.clientWidth + 1;
+                     e.style.overflowWrap = ""; return ok; }"""
+    for label in card.locator(".seat-extras .field-label, .discards-line .field-label").all():
+        assert label.evaluate(fits), label.inner_text()  # no word broken inside ("Discarde / d")
+    assert page.locator("#id_preset").bounding_box()["width"] >= 125  # "Guiyang" whole
+    assert page.locator("#id_first_yaoji_seat").bounding_box()["width"] >= 250  # "No 1-bamboo discarded"
+    assert page.locator("#id_first_yaoji_claimed_by").bounding_box()["width"] >= 250
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    card.locator(".seat-extras").evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
+    screenshot(page, "seat-card-en", full_page=False)
+    screenshot(page.locator(".settings-card"), "settings-en")
+    screenshot(page.locator(".chicken-card"), "chickens-en")

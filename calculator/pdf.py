@@ -166,7 +166,8 @@ def two_columns(groups: list) -> tuple[list, list]:
     def taller_side(split: int) -> int:
         return max(sum(heights[:split]), sum(heights[split:]))
 
-    split = min(range(len(groups) + 1), key=taller_side)
+    # On a tie the left column takes more: a round with one group prints it on the left.
+    split = min(range(len(groups) + 1), key=lambda split: (taller_side(split), -split))
     return groups[:split], groups[split:]
 
 

@@ -20,6 +20,7 @@ from weasyprint import HTML
 from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused, receipt_context
 from calculator.scoring import settle_record
 from tests.pdf_tools import poppler, squeeze
+from tests.round_form_data import load_example
 
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 EXPECTED = json.loads((EXAMPLES / "expected.json").read_text())
@@ -235,3 +236,15 @@ def test_hostile_html_renders_without_fetching_anything(listener, tmp_path):
     assert pdf.startswith(b"%PDF-")
     assert not listener.connected()
     assert "root:" not in poppler("pdftotext", pdf, tmp_path)
+
+
+def test_a_receipt_with_one_group_of_items_prints_it_in_the_left_column():
+    from calculator.pdf import two_columns
+    from calculator.presentation import present
+
+    groups = present(settle_record(load_example("E5"))).groups  # 荒庄: its 查叫 payments only
+    assert len(groups) == 1
+    assert two_columns(groups) == (groups, [])
+    three = present(settle_record(load_example("E1"))).groups
+    left, right = two_columns(three)
+    assert left and left + right == three

@@ -524,3 +524,17 @@ def test_a_follower_can_open_a_round_but_not_change_it(client):
     assert "阿珍 付 老王 1 番" in page
     assert evening.token not in page and "改这局" not in page
     assert client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 2])).status_code == 404
+
+
+def test_the_exported_file_is_named_by_the_evenings_local_date(client):
+    from datetime import datetime
+    from datetime import timezone as tz
+
+    evening = make_evening()
+    Evening.objects.filter(pk=evening.pk).update(created_at=datetime(2026, 11, 29, 20, 0, tzinfo=tz.utc))
+
+    exported = client.get(url("evening_export", evening))
+    report = client.get(url("evening_report_pdf", evening))
+
+    assert 'filename="zhuoji-20261130.json"' in exported["Content-Disposition"]  # 04:00 in 贵阳
+    assert 'zhuoji-20261130.pdf' in report["Content-Disposition"]

@@ -450,7 +450,7 @@ def follow_report_pdf(request, evening: Evening):
 def evening_export(request, evening: Evening):
     data = services.evening_export(evening=evening)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="zhuoji-{evening.created_at:%Y%m%d}.json"'
+    response["Content-Disposition"] = f'attachment; filename="zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.json"'
     return response
 
 

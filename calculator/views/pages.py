@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from .. import jsonsafe
@@ -16,6 +17,12 @@ from .evenings import editing, reading
 @require_GET
 def home(request):
     return render(request, "calculator/home.html")
+
+
+@require_GET
+def favicon(request):
+    """Browsers that ask for /favicon.ico whatever the page names (iOS Safari) get the same icon."""
+    return redirect(static("calculator/favicon.svg"))
 
 
 def asked_rules(params: Mapping[str, str]) -> RuleSet:

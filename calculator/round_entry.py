@@ -17,10 +17,11 @@ from django.utils.translation import gettext
 
 from .entry_fields import clean_form, clean_meld_rows, raw_value
 from .entry_record import melds_initial, round_initial, round_record, seat_draft, seat_initial
-from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm
+from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm, clean_notation
 from .presentation import ALL_TILE_CHIPS, TileChip, problem_message
 from .scoring import (
-    PRESET_HANZI, PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, check, settle,
+    PRESET_HANZI, PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, TileSyntaxError, check,
+    parse_tiles, settle,
 )
 from .seat_entry import SeatEntry, SeatPreview, Slot, seat_preview
 
@@ -202,7 +203,7 @@ class RoundEntry:
             self._add(None, "general", gettext("有的选项不认识，请重新选一下。"))
             return
         round_data, seats = cleaned
-        own_outcome = self._check_outcome_shape(round_data)
+        own_outcome = self._check_outcome_shape(round_data, quiet=self._still_typing(seats))
         draft = self._build_record(round_data, seats)
         try:
             record, hands = check(draft)
@@ -211,25 +212,41 @@ class RoundEntry:
                 if not (own_outcome and (problem.field or "").startswith("outcome")):
                     self._place(problem)
             return
-        if not self.has_problems:
+        if not self.has_problems and not own_outcome:
             self._record = draft
             self._settlement = settle(record, hands)
 
-    def _check_outcome_shape(self, data: dict) -> bool:
-        """The form's own questions before scoring's: did they say who won, on what, from whom."""
+    def _still_typing(self, seats: list[tuple[dict, list[tuple[int, dict]]]]) -> bool:
+        """While the page is typed in (live preview, draft), some hand is still under 13 tiles:
+        the page asks for the hands first and who won after, so it does not ask yet."""
+        if not (self.live or self.draft):
+            return False
+        for own, melds in seats:
+            try:
+                tiles = len(parse_tiles(clean_notation(own["concealed"])))
+            except TileSyntaxError:
+                continue  # the seat says 写法不对 itself
+            if tiles + 3 * sum(1 for _row, meld in melds if meld.get("kind") and meld.get("tile")) < 13:
+                return True
+        return False
+
+    def _check_outcome_shape(self, data: dict, *, quiet: bool = False) -> bool:
+        """The form's own questions before scoring's: did they say who won, on what, from whom.
+        `quiet`: find the answer (the round cannot be settled without it) but ask nothing yet."""
+        add = (lambda *args: None) if quiet else self._add
         found = False
         if data["result"] != "draw":
             if not data["winners"]:
-                self._add(None, "outcome", gettext("选一下谁胡了（没人胡就选“荒庄”）。"))
+                add(None, "outcome", gettext("选一下谁胡了（没人胡就选“荒庄”）。"))
                 found = True
             if not data["win_tile"]:
-                self._add(None, "outcome", gettext("选一下胡的是哪张牌。"))
+                add(None, "outcome", gettext("选一下胡的是哪张牌。"))
                 found = True
             if data["result"] == "discard" and data["from_seat"] is None:
-                self._add(None, "outcome", gettext("选一下谁点的炮（自己摸的就选“自摸”）。"))
+                add(None, "outcome", gettext("选一下谁点的炮（自己摸的就选“自摸”）。"))
                 found = True
         if data["first_yaoji_claimed_by"] is not None and data["first_yaoji_seat"] is None:
-            self._add(None, "chickens", gettext("先选第一张幺鸡是谁打出的。"))
+            add(None, "chickens", gettext("先选第一张幺鸡是谁打出的。"))
         return found
 
     @property

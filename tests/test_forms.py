@@ -355,3 +355,22 @@ def test_setting_one_forms_choices_leaves_the_others_alone():
     assert [label for _, label in second.fields["dealer"].widget.choices] == ["东", "南", "西", "北"]
     assert "class" not in second.fields["dealer"].widget.attrs
     assert "class" not in RoundForm.base_fields["dealer"].widget.attrs
+
+
+def test_while_hands_are_typed_in_the_preview_does_not_ask_who_won_yet():
+    """The page asks for the hands first and who won after: no red outcome questions while a
+    hand is under 13 tiles; once every hand is in, the preview asks, and a submit always does."""
+    data = record_to_post_data(load_example("E1"))
+    data.update({"winners": [], "win_tile": "", "from_seat": ""})
+    typing = dict(data, **{"seat2-concealed": "123m"})
+
+    live = RoundEntry(as_query(typing), live=True)
+    assert not live.is_valid()
+    assert live.slots_round["outcome"].messages == [] and live.problem_count == 0
+
+    asked = RoundEntry(as_query(data), live=True)
+    assert not asked.is_valid()
+    assert "选一下谁胡了（没人胡就选“荒庄”）。" in asked.slots_round["outcome"].messages
+    submitted = RoundEntry(as_query(typing))
+    assert not submitted.is_valid()
+    assert "选一下谁胡了（没人胡就选“荒庄”）。" in submitted.slots_round["outcome"].messages

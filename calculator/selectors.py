@@ -392,6 +392,11 @@ class SettleUp:
         return [t for t in self.transfers if not t.paid]
 
 
+def evening_payment_count(*, evening: Evening) -> int:
+    """How many transfers have been marked 已付 (payments made at the table)."""
+    return PaidTransfer.objects.filter(evening=evening).count()
+
+
 def evening_still_owed(*, evening: Evening) -> list[int]:
     """Each player's points still to settle: the total, less what they have already paid (a
     payer's debt shrinks) or been paid (a payee's credit does)."""

@@ -538,3 +538,17 @@ def test_the_exported_file_is_named_by_the_evenings_local_date(client):
 
     assert 'filename="zhuoji-20261130.json"' in exported["Content-Disposition"]  # 04:00 in 贵阳
     assert 'zhuoji-20261130.pdf' in report["Content-Disposition"]
+
+
+def test_deleting_or_correcting_after_a_payment_says_what_becomes_of_the_money(client):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    note = "给过的钱一直算着，结账只算差额，多给的会算回来。"
+    assert note not in client.get(url("evening_round_delete", evening, round_.number)).content.decode()
+
+    t = selectors.evening_settle_up(evening=evening).to_pay[0]
+    services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+
+    assert "已经标了 1 笔“已付”" in client.get(url("evening_round_delete", evening, round_.number)).content.decode()
+    edit = client.post(url("evening_round_edit", evening, round_.number), round_post("E2", version="1"))
+    assert note in edit.content.decode()

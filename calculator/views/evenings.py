@@ -287,6 +287,7 @@ def round_edit(request, evening: Evening, number: int):
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
+            "payments": selectors.evening_payment_count(evening=evening),
             "before_summary": outcome_text(round_.record, round_.settlement, names),
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
@@ -354,7 +355,8 @@ def round_delete(request, evening: Evening, number: int):
             return redirect("calculator:evening_detail", token=evening.token)
     names = selectors.evening_names(evening=evening)
     context = {**_base_context(request, evening), "round": round_, "row": selectors.round_row(round_, names),
-               "changes": selectors.round_correction_preview(round_=round_, after_net=[0] * len(names))}
+               "changes": selectors.round_correction_preview(round_=round_, after_net=[0] * len(names)),
+               "payments": selectors.evening_payment_count(evening=evening)}
     response = render(request, "calculator/evening/round_delete.html", context)
     return _refused(response) if request.method == "POST" else response
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .models import Change, Evening
 from .presentation import outcome_text, signed
+from .record_changes import record_changes
 from .selectors import evening_names
 
 KIND_TITLES = {
@@ -51,6 +52,7 @@ class HistoryRow:
     before: str  # the round's one-line summary before the change ("" when it did not exist)
     after: str
     nets: list[HistoryNet]
+    details: list[str]  # what a correction changed, field by field ("翻牌：5条 → 6条")
 
 
 def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
@@ -75,5 +77,7 @@ def evening_history(*, evening: Evening) -> list[HistoryRow]:
             before=_snapshot_summary(change.before, names),
             after=_snapshot_summary(change.after, names),
             nets=[HistoryNet(*row) for row in zip(names, before, after)],
+            details=(record_changes(change.before["record"], change.after["record"], names)
+                     if change.before and change.after else []),
         ))
     return rows

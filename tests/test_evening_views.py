@@ -552,3 +552,19 @@ def test_deleting_or_correcting_after_a_payment_says_what_becomes_of_the_money(c
     assert "已经标了 1 笔“已付”" in client.get(url("evening_round_delete", evening, round_.number)).content.decode()
     edit = client.post(url("evening_round_edit", evening, round_.number), round_post("E2", version="1"))
     assert note in edit.content.decode()
+
+
+def test_a_correction_of_only_the_turned_tile_says_so_before_and_after_it_is_saved(client):
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    record = example_record("E1")
+    record["turned"] = "6s"
+
+    data = dict(record_to_post_data(record), version="1")
+    data["seat0-melds-INITIAL_FORMS"] = "1"  # as the page sends it: 东's 闷豆 is a pre-filled row
+    confirm = client.post(url("evening_round_edit", evening, round_.number), data).content.decode()
+    assert "翻牌：5万 → 6条" in confirm  # the summaries alone read the same
+    services.round_correct(round=round_, record=record, expected_version=1)
+
+    history = client.get(url("evening_history", evening)).content.decode()
+    assert "翻牌：5万 → 6条" in history

@@ -24,6 +24,7 @@ from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present
 from ..qr import qr_svg
+from ..record_changes import record_changes
 from ..round_entry import RoundEntry
 from ..scoring import RecordInvalid, ruleset_from_dict
 
@@ -290,6 +291,7 @@ def round_edit(request, evening: Evening, number: int):
             "payments": selectors.evening_payment_count(evening=evening),
             "before_summary": outcome_text(round_.record, round_.settlement, names),
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
+            "details": record_changes(round_.record, entry.record, names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
         })
     response = render(request, "calculator/evening/round_edit.html", context)

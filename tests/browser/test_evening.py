@@ -125,7 +125,7 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
 
     page.get_by_role("link", name=re.compile("回到这一晚")).click()
     page.get_by_role("link", name=re.compile("历史")).click()
-    expect(page.locator(".ev-history li")).to_have_count(4)
+    expect(page.locator(".ev-history > li")).to_have_count(4)
     screenshot(suffix="9-history")
 
     page.get_by_role("link", name=re.compile("回到这一晚")).click()

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from .forms import DECLARED_CHOICES, MELD_CHOICES
 from .presentation import chinese_page, tile_name
-from .scoring import SEAT_NAMES, parse_tile, parse_tiles
+from .scoring import parse_tile, parse_tiles
 from .scoring.tiles import SUIT_HANZI
 
 
@@ -40,10 +40,8 @@ def record_changes(before: Mapping[str, Any], after: Mapping[str, Any], names: l
     return lines
 
 
-def _name(names: list[str], seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return SEAT_NAMES[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_NAMES) else ""
+def _name(names: list[str], seat: int | None) -> str:
+    return "" if seat is None else names[seat]  # a stored record's seats are the evening's
 
 
 def _tile(code: str | None) -> str:

@@ -36,7 +36,7 @@ def _phases_inside(n: int) -> dict[str, float]:
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from calculator import round_entry
+    from calculator.entry import entry as round_entry
     from calculator.presentation import present
     from tests.round_form_data import record_to_post_data
 
@@ -66,7 +66,7 @@ def _phases_inside(n: int) -> dict[str, float]:
             timed("seat previews", lambda: entry.seat_previews)
             result = timed("present the settlement", lambda: present(entry.settlement) if valid else None)
             timed("render the partial", lambda: render_to_string(
-                "calculator/partials/_round_preview.html", {"entry": entry, "result": result}))
+                "calculator/partials/_entry_preview.html", {"entry": entry, "result": result}))
         passes.append({step: seconds / len(bodies) * 1e3 for step, seconds in spent.items()})
     gc.enable()
     return {step: median([p[step] for p in passes]) for step in STEPS}

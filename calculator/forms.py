@@ -1,210 +1,141 @@
-"""录入一局: the Django forms that collect one round record (RULES §3), input shape only.
+"""Forms of the evening ledger: opening an evening, the paid mark, confirming a change.
 
-`RoundForm` holds the round's own fields, `SeatForm` one seat's, `MeldFormSet` a seat's up to
-four melds. They check that each value is one the page offers; whether the round is legal is
-scoring's question, asked by `calculator.round_entry.RoundEntry`, which binds these forms and
-turns them into the record.
+Input shape only. The rules are checked by `scoring.rules_for` and the evening itself by
+`services.evening_create`; these forms map what they find to words on the right field.
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from decimal import Decimal
+from typing import Any
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Column, Field, Layout, Row
 from django import forms
-from django.utils.text import format_lazy
-from django.utils.translation import get_language
+from django.utils.functional import lazy
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .presentation import TILE_NAMES
-from .scoring import PRESET_HANZI, TileSyntaxError, format_tiles, parse_tiles
+from .models import MAX_TITLE
+from .presentation import preset_title
+from .presentation.rules_text import CHOICE_WORDS, OPTION_NAMES
+from .scoring import PRESET_HANZI, PRESETS, rules_for
+from .scoring.rules import CHOICES
+from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
 
-TILE_CHOICES = [  # 1万 … 9条, or 1-character … 9-bamboo in English
-    (suit_name, [(f"{rank}{suit}", format_lazy(TILE_NAMES[suit], rank=rank)) for rank in range(1, 10)])
-    for suit, suit_name in (("m", _("万")), ("p", _("筒")), ("s", _("条")))
-]
-MELD_CHOICES = [("", "—"), ("pong", _("碰")), ("men", _("闷豆")), ("zhuanwan", _("转弯豆")), ("dian", _("点豆"))]
-RESULT_CHOICES = [("discard", _("点炮")), ("self_draw", _("自摸")), ("draw", _("荒庄"))]
-DECLARED_CHOICES = [("", _("没报")), ("hard", _("硬报")), ("soft", _("软报"))]
-MAX_MELDS = 4
-# Typed notation may use the tiles' own names: 5万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s.
-NOTATION_ALIASES = str.maketrans({"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s",
-                                  "索": "s", "M": "m", "P": "p", "S": "s", ",": " ", "，": " "})
+AS_PRESET = ""  # "keep what the region's preset says"
 
 
-def _switch(label) -> forms.BooleanField:
-    return forms.BooleanField(label=label, required=False,
-                              widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))
+def _with_places(option: str, value: str) -> str:
+    """The value in words with the places whose preset uses it: 每家付 牌型+1（贵阳、兴义）."""
+    words = str(CHOICE_WORDS[option][value])
+    places = [preset_title(key) for key, rules in PRESETS.items() if getattr(rules, option) == value]
+    if places:
+        words = gettext("{words}（{places}）").format(words=words, places=gettext("、").join(places))
+    return capfirst(words)
 
 
-TILE_CODES = frozenset(code for _suit, group in TILE_CHOICES for code, _name in group)
+def option_choices(option: str) -> list[tuple[str, Any]]:
+    """按地方规则, then every value of the option (in words, built when the page is shown)."""
+    return [(AS_PRESET, _("按地方规则"))] + [(value, lazy(_with_places, str)(option, value))
+                                              for value in CHOICES[option]]
 
 
-class TileField(forms.ChoiceField):
-    """One tile (1m … 9s) or blank, picked from a menu grouped by suit.
-
-    The menu's 28 grouped choices are a callable, which a form's copy of the field shares; and
-    a value is checked against the 27 codes at once, where Django's check rebuilt the menu."""
-
-    def valid_value(self, value) -> bool:
-        return str(value) in TILE_CODES
+def _option_field(option: str) -> forms.ChoiceField:
+    return forms.ChoiceField(label=OPTION_NAMES[option], required=False, choices=option_choices(option))
 
 
-_TILE_MENUS: dict[tuple[str | None, str], list] = {}
+class EveningForm(forms.Form):
+    """开一晚: who sits where, the stake, the rules, the first dealer."""
+
+    title = forms.CharField(label=_("这一晚叫什么"), required=False, max_length=MAX_TITLE,
+                            help_text=_("可以不填，默认用日期。"))
+    player_0 = forms.CharField(label=_("第一位（东）"), max_length=MAX_NAME)
+    player_1 = forms.CharField(label=_("第二位（南）"), max_length=MAX_NAME)
+    player_2 = forms.CharField(label=_("第三位（西）"), max_length=MAX_NAME)
+    player_3 = forms.CharField(label=_("第四位（北）"), max_length=MAX_NAME, required=False,
+                               help_text=_("三个人打就空着。"))
+    stake = forms.DecimalField(label=_("底注：一番多少钱"), initial=Decimal("1"), min_value=Decimal("0.0001"),
+                               max_value=MAX_STAKE, max_digits=11, decimal_places=4,
+                               widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
+    preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
+                               choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
+    jian_dou_san = forms.BooleanField(label=_("见豆三：每个豆都算 3"), required=False)
+    self_draw = _option_field("self_draw")
+    turned_chicken = _option_field("turned_chicken")
+    chicken_discards = _option_field("chicken_discards")
+    chicken_collectors = _option_field("chicken_collectors")
+    first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
+                                          choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
+                                                   for s in range(4)])
+
+    NAME_FIELDS = ("player_0", "player_1", "player_2", "player_3")
+    OPTION_FIELDS = ("self_draw", "turned_chicken", "chicken_discards", "chicken_collectors")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = [" ".join((data.get(f) or "").split()) for f in self.NAME_FIELDS]
+        if not names[3]:
+            names = names[:3]
+        seen: dict[str, str] = {}
+        for field, name in zip(self.NAME_FIELDS, names):
+            if name and name in seen:
+                self.add_error(field, _("和{other}重名了，换个叫法吧。").format(other=self.fields[seen[name]].label))
+            seen.setdefault(name, field)
+        dealer = data.get("first_dealer")
+        if dealer is not None and dealer >= len(names):
+            self.add_error("first_dealer", _("三个人打，没有第四位。"))
+        if data.get("preset"):
+            _rules, problems = rules_for(data["preset"], self.options())
+            for problem in problems:
+                self.add_error(None, problem.message)
+        data["names"] = names
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The rule options chosen on top of the preset."""
+        data = self.cleaned_data
+        options: dict[str, Any] = {name: data[name] for name in self.OPTION_FIELDS if data.get(name)}
+        if data.get("jian_dou_san"):
+            options["jian_dou_san"] = True
+        return options
 
 
-def _tile_menu(blank) -> list:
-    """The tile menu in the current language with its labels as plain text, made once per
-    language and blank label: the round page draws about twenty, and each lazy label was
-    translated again for every option drawn."""
-    key = (get_language(), str(blank))
-    menu = _TILE_MENUS.get(key)
-    if menu is None:
-        groups = [(str(suit), [(code, str(name)) for code, name in group]) for suit, group in TILE_CHOICES]
-        menu = _TILE_MENUS[key] = [("", key[1]), *groups]
-    return menu
+class PaidForm(forms.Form):
+    """已付 / 撤回: one transfer of the settle-up, by its seats and points."""
+
+    payer = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
+    payee = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
+    points = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    paid = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
-def _tile_field(label, blank, **kw) -> TileField:
-    return TileField(label=label, required=False, choices=lambda: _tile_menu(blank), **kw)
+class VersionForm(forms.Form):
+    """The round's version the page was based on (optimistic concurrency)."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
-MAX_NOTATION = 100  # 14 tiles typed one by one with names and spaces ("1万 2万 …") is about 50
+class RecordField(forms.JSONField):
+    """A round record in a hidden field: a JSON object.
+
+    The page writes it from the previewed record, so anything else was made by hand. json.loads
+    raises RecursionError (not a decode error) on deep nesting: that is refused here too. What
+    is stored is the record as scoring rebuilds it, so stray keys or text never reach the
+    database.
+    """
+
+    default_error_messages = {"invalid": _("修改没有保存：表单不完整，请重新改一次。")}
+
+    def to_python(self, value):
+        try:
+            record = super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if record is not None and not isinstance(record, dict):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return record
 
 
-def _notation(label, **kw) -> forms.CharField:
-    attrs = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tile-notation"}
-    return forms.CharField(label=label, required=False, max_length=MAX_NOTATION,
-                           widget=forms.TextInput(attrs=attrs), **kw)
+class CorrectionConfirmForm(VersionForm):
+    """确认修改: the corrected record, exactly as previewed, and the version it was based on."""
 
-
-def _helper(*layout, show_labels: bool = True) -> FormHelper:
-    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own).
-
-    The forms build it on first use (`cached_property`): the pages draw their fields one by one
-    and only `{% crispy form %}` needs the layout."""
-    helper = FormHelper()
-    helper.form_tag = False
-    helper.disable_csrf = True
-    helper.form_show_labels = show_labels
-    helper.layout = Layout(*layout)
-    return helper
-
-
-def _offer_seats(form: forms.Form, names: list[str]) -> None:
-    """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
-    (`calculator.entry_fields` reads these fields by the same list)."""
-    for name, blank in form.seat_fields.items():
-        choices = [(i, seat_name) for i, seat_name in enumerate(names)]
-        form.fields[name].choices = [("", blank), *choices] if blank is not None else choices
-
-
-class RoundForm(forms.Form):
-    """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
-
-    preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
-                               initial="guiyang")
-    jian_dou_san = _switch(_("见豆三（每个豆都算 3）"))
-    stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
-                            widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
-    dealer = forms.TypedChoiceField(label=_("庄家"), coerce=int, initial=0)
-    result = forms.ChoiceField(label=_("怎么结束的"), choices=RESULT_CHOICES, initial="discard",
-                               widget=forms.RadioSelect(attrs={"class": "btn-check"}))
-    winners = forms.TypedMultipleChoiceField(label=_("谁胡了"), coerce=int, required=False,
-                                             widget=forms.CheckboxSelectMultiple(attrs={"class": "btn-check"}))
-    win_tile = _tile_field(_("胡的哪张"), _("选牌"))
-    from_seat = forms.TypedChoiceField(label=_("谁点的炮"), coerce=int, empty_value=None, required=False)
-    hot_kong = _tile_field(_("热炮：点炮的人刚杠了"), _("不是热炮"))
-    robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
-    after_kong = _switch(_("杠上开花"))
-    passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
-    turned = _tile_field(_("翻牌"), _("没有翻牌"))
-    first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,
-                                              required=False)
-    first_yaoji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了它"), coerce=int, empty_value=None,
-                                                    required=False)
-
-    seat_fields = {"dealer": None, "winners": None, "from_seat": _("选人"),
-                   "first_yaoji_seat": _("没人打出幺鸡"), "first_yaoji_claimed_by": _("没人碰杠")}
-
-    def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in self.fixed_fields(fixed_rules=fixed_rules, fixed_stake=fixed_stake):
-            del self.fields[name]
-        _offer_seats(self, names)
-
-    @staticmethod
-    def fixed_fields(*, fixed_rules: bool, fixed_stake: bool) -> tuple[str, ...]:
-        """The fields an evening fixes for the whole table (R41), and so leaves off the form."""
-        return (("preset", "jian_dou_san") if fixed_rules else ()) + (("stake",) if fixed_stake else ())
-
-    @cached_property
-    def helper(self) -> FormHelper:
-        return _helper(*self.fields)
-
-
-class SeatForm(forms.Form):
-    """One seat: its name, concealed tiles (notation), chicken discards, 报听 and 相公."""
-
-    name = forms.CharField(label=_("名字"), required=False, max_length=40)
-    concealed = _notation(_("手牌"))
-    discards = _notation(_("打出没人要的鸡"))
-    declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES)
-    xiang_gong = _switch(_("相公（牌数不对）"))
-
-    seat_fields: dict = {}
-
-    def __init__(self, *args, fixed_name: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        if fixed_name:
-            del self.fields["name"]
-
-    @cached_property
-    def helper(self) -> FormHelper:
-        head = [name for name in ("name", "concealed", "discards") if name in self.fields]
-        return _helper(*head, Row(Column("declared"), Column("xiang_gong")))
-
-
-class MeldForm(forms.Form):
-    """One meld: 碰 or one of the three 豆, its tile, whose discard it took, and 憨包豆."""
-
-    kind = forms.ChoiceField(label=_("副露"), required=False, choices=MELD_CHOICES)
-    tile = _tile_field(_("牌"), _("哪张"))
-    from_seat = forms.TypedChoiceField(label=_("谁打的"), coerce=int, empty_value=None, required=False)
-    late = forms.BooleanField(label=_("憨包豆"), required=False)
-
-    seat_fields = {"from_seat": _("谁打的")}
-
-    def __init__(self, *args, names: list[str], row: int | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.row = row  # its place among the seat's rows, from 0 (None for the formset's empty form)
-        _offer_seats(self, names)
-
-    @cached_property
-    def helper(self) -> FormHelper:
-        return _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
-
-
-class BaseMeldFormSet(forms.BaseFormSet):
-    """A seat's meld rows; each form knows its row."""
-
-    def get_form_kwargs(self, index):
-        return {**super().get_form_kwargs(index), "row": index}
-
-
-# Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.
-MeldFormSet = forms.formset_factory(MeldForm, formset=BaseMeldFormSet, extra=MAX_MELDS, max_num=MAX_MELDS,
-                                    validate_max=True, absolute_max=MAX_MELDS)
-
-
-@lru_cache(maxsize=4096)
-def clean_notation(text: str) -> str:
-    """Typed notation in the form scoring reads; sorted (R2) when it parses, as typed when not.
-
-    Kept for the last few thousand texts: the live preview reads each seat's hand and chicken
-    discards for the record and again for the seat's standing, on every change."""
-    text = (text or "").translate(NOTATION_ALIASES).strip()
-    try:
-        return format_tiles(parse_tiles(text))
-    except TileSyntaxError:
-        return text
+    record = RecordField(widget=forms.HiddenInput)

@@ -14,6 +14,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
+MAX_TITLE = 60  # Evening.title
+MAX_BY = 40  # Change.by: who made a change
+
 
 SEATS = 4  # a table has 3 or 4 players, in seats 0…3 (RULES R3); the columns are unsigned
 
@@ -32,7 +35,7 @@ class Evening(models.Model):
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     read_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    title = models.CharField(max_length=60, blank=True)
+    title = models.CharField(max_length=MAX_TITLE, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     stake = models.DecimalField(max_digits=12, decimal_places=4)
     rules = models.JSONField(help_text="RuleSet.to_dict(): the preset and every option, in full.")
@@ -125,7 +128,7 @@ class Change(models.Model):
     round_number = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=KINDS)
     at = models.DateTimeField(default=timezone.now)
-    by = models.CharField(max_length=40, blank=True)
+    by = models.CharField(max_length=MAX_BY, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
 

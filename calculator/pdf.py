@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 import mimetypes
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from unicodedata import east_asian_width
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
@@ -26,6 +29,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from . import selectors
 from .presentation import chinese_page, detail_text, outcome_text, present, tile_name
 from .scoring import WON
 from .scoring.record import DECLARED_HANZI
@@ -206,3 +210,65 @@ def receipt_context(settlement) -> dict:
         "turned": tile_name(record.turned) if record.turned else "",
         "options": ", ".join(f"{key}={value}" for key, value in options.items()),
     }
+
+
+# -- the evening report's layout --------------------------------------------------------------
+
+
+# How many em of the report's item text surely fit on one line of a column: half the A4 text
+# width less the gap (48 % of 182 mm) at 8 pt is 31 em (templates/calculator/pdf/evening_report.html).
+ITEM_COLUMN_EMS = 29.5
+
+
+def _ems(text: str) -> float:
+    """A generous guess at how wide `text` sets in the report's font, in em: Chinese characters
+    and full-width forms 1, a space 0.3, anything else 0.62 (WenQuanYi's digits are 0.55)."""
+    return sum(1.0 if east_asian_width(c) in "WF" else 0.3 if c == " " else 0.62 for c in text)
+
+
+@dataclass(frozen=True)
+class ReportRound:
+    row: selectors.RoundRow
+    view: Any  # presentation.SettlementView
+
+    @property
+    def item_lines(self) -> list[str]:
+        """Each item as one line of plain text: "豆 · 南姐 付 东哥 2 番：闷豆 9筒 R16"."""
+        return [f"{group.title} · {line.text} {line.rule}"
+                for group in self.view.groups for line in group.lines]
+
+    @property
+    def nets_text(self) -> str:
+        """Each player's net for the round: "东哥 +39　南姐 −13　西西 −13　北北 −13", a no-break
+        space inside each pair."""
+        return "\u3000".join(f"{net.name}\u00a0{net.text}" for net in self.row.nets)
+
+    @property
+    def item_halves(self) -> tuple[list[str], list[str]]:
+        """The item lines in reading order, split for two columns (the left one as long as the
+        right or one line longer)."""
+        lines = self.item_lines
+        half = (len(lines) + 1) // 2
+        return lines[:half], lines[half:]
+
+    @property
+    def item_columns(self) -> tuple[str, str]:
+        """The two columns as text, a line per item. The report prints each as one block of
+        text: a box per line, or CSS columns, cost WeasyPrint most of its time on a long
+        evening."""
+        left, right = self.item_halves
+        return "\n".join(left), "\n".join(right)
+
+    @property
+    def items_fit(self) -> bool:
+        """Whether every item line surely fits on one line of its column. When one may not (long
+        names; English), the report sets each item as a paragraph with a hanging indent, so that
+        a line that wraps cannot be read as the start of another item."""
+        return all(_ems(line) <= ITEM_COLUMN_EMS for line in self.item_lines)
+
+
+def report_rounds(*, evening) -> list[ReportRound]:
+    """Every round of the evening in order with its items, laid out for the evening report."""
+    names = selectors.evening_names(evening=evening)
+    return [ReportRound(selectors.round_row(r, names), present(selectors.stored_settlement(r)))
+            for r in selectors.evening_rounds_queryset(evening=evening)]

@@ -2,7 +2,7 @@
 from django.urls import path
 
 from . import api
-from .views import evenings, pages, rounds
+from .views import evening_rounds, evenings, pages, rounds
 
 app_name = "calculator"
 
@@ -23,14 +23,14 @@ urlpatterns = [
     path("evening/import/", evenings.evening_import, name="evening_import"),
     path("e/<slug:token>/", evenings.evening_detail, name="evening_detail"),
     path("e/<slug:token>/me/", evenings.evening_me, name="evening_me"),
-    path("e/<slug:token>/rounds/new/", evenings.round_new, name="evening_round_new"),
-    path("e/<slug:token>/rounds/preview/", evenings.round_preview, name="evening_round_preview"),
-    path("e/<slug:token>/rounds/<int:number>/", evenings.round_detail, name="evening_round"),
-    path("e/<slug:token>/rounds/<int:number>/edit/", evenings.round_edit, name="evening_round_edit"),
-    path("e/<slug:token>/rounds/<int:number>/edit/confirm/", evenings.round_edit_confirm,
+    path("e/<slug:token>/rounds/new/", evening_rounds.round_new, name="evening_round_new"),
+    path("e/<slug:token>/rounds/preview/", evening_rounds.round_preview, name="evening_round_preview"),
+    path("e/<slug:token>/rounds/<int:number>/", evening_rounds.round_detail, name="evening_round"),
+    path("e/<slug:token>/rounds/<int:number>/edit/", evening_rounds.round_edit, name="evening_round_edit"),
+    path("e/<slug:token>/rounds/<int:number>/edit/confirm/", evening_rounds.round_edit_confirm,
          name="evening_round_edit_confirm"),
-    path("e/<slug:token>/rounds/<int:number>/delete/", evenings.round_delete, name="evening_round_delete"),
-    path("e/<slug:token>/rounds/<int:number>/receipt.pdf", evenings.round_receipt_pdf,
+    path("e/<slug:token>/rounds/<int:number>/delete/", evening_rounds.round_delete, name="evening_round_delete"),
+    path("e/<slug:token>/rounds/<int:number>/receipt.pdf", evening_rounds.round_receipt_pdf,
          name="evening_round_receipt_pdf"),
     path("e/<slug:token>/rules/", pages.evening_rules, name="evening_rules"),
     path("e/<slug:token>/settle/", evenings.evening_settle, name="evening_settle"),

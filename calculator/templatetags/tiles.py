@@ -3,7 +3,7 @@
 A chip's markup depends only on its tile kind (and the page's language), and a live preview
 draws about 56 chips on every change: through an `{% include %}` each, resolving eight
 variables per chip, they were the largest part of the preview's template time. Now each of the
-27 kinds is rendered once per language from `calculator/partials/_tile_chip.html`, the one
+27 kinds is rendered once per language from `calculator/partials/_entry_tile_chip.html`, the one
 template of a chip, and a chip list is a join of those strings.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 
 from ..presentation import TileChip
 
-CHIP_TEMPLATE = "calculator/partials/_tile_chip.html"
+CHIP_TEMPLATE = "calculator/partials/_entry_tile_chip.html"
 
 register = template.Library()
 _rendered: dict[tuple[str, str | None], str] = {}

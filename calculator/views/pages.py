@@ -9,9 +9,9 @@ from django.views.decorators.http import require_GET
 
 from .. import jsonsafe
 from ..models import Evening
-from ..rules_text import rules_page
+from ..presentation.rules_text import rules_page
 from ..scoring import PRESETS, RuleSet, rules_for, ruleset_from_dict
-from .evenings import editing, reading
+from .access import editing, reading
 
 
 @require_GET

@@ -3,7 +3,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..presentation import present
-from ..round_entry import RoundEntry
+from ..entry import RoundEntry
 
 SWITCH = "switch_players"  # the 四人 / 三人 buttons of the entry form: its entries, drawn for that table
 
@@ -37,4 +37,4 @@ def round_preview(request):
     """htmx, on every change: each seat's count, standing and problems, and the settlement so far."""
     entry = RoundEntry(request.POST, players=_players(request.POST), live=True)
     result = present(entry.settlement) if entry.is_valid() else None
-    return render(request, "calculator/partials/_round_preview.html", {"entry": entry, "result": result})
+    return render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})

@@ -45,7 +45,7 @@
     return out;
   }
 
-  /* The same markup as templates/calculator/partials/_tile_chip.html. */
+  /* The same markup as templates/calculator/partials/_entry_tile_chip.html. */
   function chip(code) {
     var yaoji = code === "1s" ? " tile-yaoji" : "";
     return '<span class="tile tile-' + code[1] + yaoji + '" data-tile="' + code + '" title="' + code[0] + SUIT_HANZI[code[1]] +

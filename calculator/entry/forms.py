@@ -1,0 +1,202 @@
+"""录入一局: the Django forms that collect one round record (RULES §3), input shape only.
+
+`RoundForm` holds the round's own fields, `SeatForm` one seat's, `MeldFormSet` a seat's up to
+four melds. They check that each value is one the page offers; whether the round is legal is
+scoring's question, asked by `calculator.entry.RoundEntry`, which binds these forms and
+turns them into the record.
+"""
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Column, Field, Layout, Row
+from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from ..presentation.words import DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
+from ..scoring import PRESET_HANZI, TileSyntaxError, format_tiles, parse_tiles
+
+MAX_MELDS = 4
+# Typed notation may use the tiles' own names: 5万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s.
+NOTATION_ALIASES = str.maketrans({"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s",
+                                  "索": "s", "M": "m", "P": "p", "S": "s", ",": " ", "，": " "})
+
+
+def _switch(label) -> forms.BooleanField:
+    return forms.BooleanField(label=label, required=False,
+                              widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))
+
+
+TILE_CODES = frozenset(code for _suit, group in TILE_CHOICES for code, _name in group)
+
+
+class TileField(forms.ChoiceField):
+    """One tile (1m … 9s) or blank, picked from a menu grouped by suit.
+
+    The menu's 28 grouped choices are a callable, which a form's copy of the field shares; and
+    a value is checked against the 27 codes at once, where Django's check rebuilt the menu."""
+
+    def valid_value(self, value) -> bool:
+        return str(value) in TILE_CODES
+
+
+_TILE_MENUS: dict[tuple[str | None, str], list] = {}
+
+
+def _tile_menu(blank) -> list:
+    """The tile menu in the current language with its labels as plain text, made once per
+    language and blank label: the round page draws about twenty, and each lazy label was
+    translated again for every option drawn."""
+    key = (get_language(), str(blank))
+    menu = _TILE_MENUS.get(key)
+    if menu is None:
+        groups = [(str(suit), [(code, str(name)) for code, name in group]) for suit, group in TILE_CHOICES]
+        menu = _TILE_MENUS[key] = [("", key[1]), *groups]
+    return menu
+
+
+def _tile_field(label, blank, **kw) -> TileField:
+    return TileField(label=label, required=False, choices=lambda: _tile_menu(blank), **kw)
+
+
+MAX_NOTATION = 100  # 14 tiles typed one by one with names and spaces ("1万 2万 …") is about 50
+
+
+def _notation(label, **kw) -> forms.CharField:
+    attrs = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tile-notation"}
+    return forms.CharField(label=label, required=False, max_length=MAX_NOTATION,
+                           widget=forms.TextInput(attrs=attrs), **kw)
+
+
+def _helper(*layout, show_labels: bool = True) -> FormHelper:
+    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own).
+
+    The forms build it on first use (`cached_property`): the pages draw their fields one by one
+    and only `{% crispy form %}` needs the layout."""
+    helper = FormHelper()
+    helper.form_tag = False
+    helper.disable_csrf = True
+    helper.form_show_labels = show_labels
+    helper.layout = Layout(*layout)
+    return helper
+
+
+def _offer_seats(form: forms.Form, names: list[str]) -> None:
+    """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
+    (`entry.post` reads these fields by the same list)."""
+    for name, blank in form.seat_fields.items():
+        choices = [(i, seat_name) for i, seat_name in enumerate(names)]
+        form.fields[name].choices = [("", blank), *choices] if blank is not None else choices
+
+
+class RoundForm(forms.Form):
+    """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
+
+    preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
+                               initial="guiyang")
+    jian_dou_san = _switch(_("见豆三（每个豆都算 3）"))
+    stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
+                            widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
+    dealer = forms.TypedChoiceField(label=_("庄家"), coerce=int, initial=0)
+    result = forms.ChoiceField(label=_("怎么结束的"), choices=RESULT_CHOICES, initial="discard",
+                               widget=forms.RadioSelect(attrs={"class": "btn-check"}))
+    winners = forms.TypedMultipleChoiceField(label=_("谁胡了"), coerce=int, required=False,
+                                             widget=forms.CheckboxSelectMultiple(attrs={"class": "btn-check"}))
+    win_tile = _tile_field(_("胡的哪张"), _("选牌"))
+    from_seat = forms.TypedChoiceField(label=_("谁点的炮"), coerce=int, empty_value=None, required=False)
+    hot_kong = _tile_field(_("热炮：点炮的人刚杠了"), _("不是热炮"))
+    robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
+    after_kong = _switch(_("杠上开花"))
+    passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
+    turned = _tile_field(_("翻牌"), _("没有翻牌"))
+    first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,
+                                              required=False)
+    first_yaoji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了它"), coerce=int, empty_value=None,
+                                                    required=False)
+
+    seat_fields = {"dealer": None, "winners": None, "from_seat": _("选人"),
+                   "first_yaoji_seat": _("没人打出幺鸡"), "first_yaoji_claimed_by": _("没人碰杠")}
+
+    def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.fixed_fields(fixed_rules=fixed_rules, fixed_stake=fixed_stake):
+            del self.fields[name]
+        _offer_seats(self, names)
+
+    @staticmethod
+    def fixed_fields(*, fixed_rules: bool, fixed_stake: bool) -> tuple[str, ...]:
+        """The fields an evening fixes for the whole table (R41), and so leaves off the form."""
+        return (("preset", "jian_dou_san") if fixed_rules else ()) + (("stake",) if fixed_stake else ())
+
+    @cached_property
+    def helper(self) -> FormHelper:
+        return _helper(*self.fields)
+
+
+class SeatForm(forms.Form):
+    """One seat: its name, concealed tiles (notation), chicken discards, 报听 and 相公."""
+
+    name = forms.CharField(label=_("名字"), required=False, max_length=40)
+    concealed = _notation(_("手牌"))
+    discards = _notation(_("打出没人要的鸡"))
+    declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES)
+    xiang_gong = _switch(_("相公（牌数不对）"))
+
+    seat_fields: dict = {}
+
+    def __init__(self, *args, fixed_name: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if fixed_name:
+            del self.fields["name"]
+
+    @cached_property
+    def helper(self) -> FormHelper:
+        head = [name for name in ("name", "concealed", "discards") if name in self.fields]
+        return _helper(*head, Row(Column("declared"), Column("xiang_gong")))
+
+
+class MeldForm(forms.Form):
+    """One meld: 碰 or one of the three 豆, its tile, whose discard it took, and 憨包豆."""
+
+    kind = forms.ChoiceField(label=_("副露"), required=False, choices=MELD_CHOICES)
+    tile = _tile_field(_("牌"), _("哪张"))
+    from_seat = forms.TypedChoiceField(label=_("谁打的"), coerce=int, empty_value=None, required=False)
+    late = forms.BooleanField(label=_("憨包豆"), required=False)
+
+    seat_fields = {"from_seat": _("谁打的")}
+
+    def __init__(self, *args, names: list[str], row: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.row = row  # its place among the seat's rows, from 0 (None for the formset's empty form)
+        _offer_seats(self, names)
+
+    @cached_property
+    def helper(self) -> FormHelper:
+        return _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
+
+
+class BaseMeldFormSet(forms.BaseFormSet):
+    """A seat's meld rows; each form knows its row."""
+
+    def get_form_kwargs(self, index):
+        return {**super().get_form_kwargs(index), "row": index}
+
+
+# Four rows per seat (a seat has at most four melds); pre-filled rows count towards the four.
+MeldFormSet = forms.formset_factory(MeldForm, formset=BaseMeldFormSet, extra=MAX_MELDS, max_num=MAX_MELDS,
+                                    validate_max=True, absolute_max=MAX_MELDS)
+
+
+@lru_cache(maxsize=4096)
+def clean_notation(text: str) -> str:
+    """Typed notation in the form scoring reads; sorted (R2) when it parses, as typed when not.
+
+    Kept for the last few thousand texts: the live preview reads each seat's hand and chicken
+    discards for the record and again for the seat's standing, on every change."""
+    text = (text or "").translate(NOTATION_ALIASES).strip()
+    try:
+        return format_tiles(parse_tiles(text))
+    except TileSyntaxError:
+        return text

@@ -1,0 +1,153 @@
+"""记录 ↔ 表单: how the round-entry forms and the round record (RULES §3) map onto each other.
+
+One way, a stored record pre-fills the forms (to correct a round): `round_initial`,
+`seat_initial`, `melds_initial`. The other way, the cleaned forms build the record that scoring
+checks: `seat_draft` per seat, then `round_record`. Plain functions of plain values: the forms
+and where problems show are `entry.entry.RoundEntry`'s business.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext
+
+from .forms import MAX_MELDS, clean_notation
+from ..scoring import PRESETS, SEAT_NAMES, RuleSet
+
+# -- record → form initial ---------------------------------------------------------------------
+
+
+def round_initial(record: dict, dealer: int | None) -> dict:
+    """The round form's initial values: `dealer` (else the record's, else east) and the rest of
+    `record`, if any."""
+    data: dict[str, Any] = {"dealer": dealer if dealer is not None else record.get("dealer", 0)}
+    if not record:
+        return data
+    outcome = record.get("outcome") or {}
+    winners = outcome.get("winners") or []
+    first = record.get("first_yaoji") or {}
+    data.update({
+        "preset": record.get("preset", "guiyang"),
+        "jian_dou_san": bool((record.get("options") or {}).get("jian_dou_san")),
+        "stake": record.get("stake", "1"),
+        "turned": record.get("turned") or "",
+        "first_yaoji_seat": first.get("seat"),
+        "first_yaoji_claimed_by": first.get("claimed_by"),
+        "result": ("draw" if outcome.get("type") == "draw"
+                   else "self_draw" if outcome.get("from") is None else "discard"),
+        "winners": [w.get("seat") for w in winners],
+        "win_tile": winners[0].get("tile", "") if winners else "",
+        "from_seat": outcome.get("from"),
+        "hot_kong": outcome.get("hot_kong") or "",
+        "robbed": bool(outcome.get("robbed")),
+        "after_kong": bool(outcome.get("after_kong")),
+        "passed_before": any(w.get("passed_before") for w in winners),
+    })
+    return data
+
+
+def seat_initial(seat: dict, index: int) -> dict:
+    return {
+        "name": seat.get("name", SEAT_NAMES[index]),
+        "concealed": seat.get("concealed", ""),
+        "discards": seat.get("discards", ""),
+        "declared": seat.get("declared") or "",
+        "xiang_gong": bool(seat.get("xiang_gong")),
+    }
+
+
+def melds_initial(seat: dict) -> list[dict]:
+    """One meld row's initial values per meld of the seat (the forms say 碰 or which 豆)."""
+    return [
+        {"kind": m.get("kind") if m.get("type") == "kong" else m.get("type"), "tile": m.get("tile"),
+         "from_seat": m.get("from"), "late": bool(m.get("late"))}
+        for m in (seat.get("melds") or [])[:MAX_MELDS]
+    ]
+
+
+# -- cleaned forms → record --------------------------------------------------------------------
+
+
+@dataclass
+class SeatDraft:
+    """One seat of the record as the forms give it, before scoring has looked at it."""
+
+    record: dict
+    meld_rows: list[int] = field(default_factory=list)  # the form row of each meld in `record`
+    problems: list[str] = field(default_factory=list)  # half-filled meld rows, the form's own
+
+
+def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> SeatDraft:
+    """A seat from its form's cleaned data and its meld rows' as (row, cleaned data), in row
+    order; rows left blank may be left out."""
+    draft = SeatDraft(record={})
+    items = []
+    for row, meld in melds:
+        kind, tile = meld.get("kind"), meld.get("tile")
+        if not kind and not tile:
+            continue
+        if not kind or not tile:
+            draft.problems.append(gettext("第 {n} 个副露：{what}").format(
+                n=row + 1, what=gettext("选一下是哪张牌。") if kind else gettext("选一下是碰还是哪种豆。")))
+            continue
+        item: dict[str, Any] = {"type": "pong", "tile": tile} if kind == "pong" else {
+            "type": "kong", "tile": tile, "kind": kind}
+        if meld.get("from_seat") is not None and kind != "men":
+            item["from"] = meld["from_seat"]
+        if meld.get("late") and kind in ("men", "zhuanwan"):
+            item["late"] = True
+        items.append(item)
+        draft.meld_rows.append(row)
+    draft.record = {
+        "name": name,
+        "concealed": clean_notation(data["concealed"]),
+        "melds": items,
+        "discards": clean_notation(data["discards"]),
+        "declared": data["declared"] or None,
+        "xiang_gong": data["xiang_gong"],
+    }
+    return draft
+
+
+def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake: Decimal | None) -> dict:
+    """The RULES §3 record from the round form's cleaned data and the seats' records. `rules`
+    and `stake`, when given, are the table's (an evening's) and win over the form's."""
+    if rules is None:
+        preset = data["preset"]
+        options = {"jian_dou_san": True} if data["jian_dou_san"] and not PRESETS[preset].jian_dou_san else {}
+    else:
+        preset, options = rules.preset, rules.options()
+    return {
+        "preset": preset,
+        "options": options,
+        "stake": str(stake if stake is not None else data["stake"].strip()),
+        "dealer": data["dealer"],
+        "seats": seats,
+        "turned": data["turned"] or None,
+        "first_yaoji": ({"seat": data["first_yaoji_seat"], "claimed_by": data["first_yaoji_claimed_by"]}
+                        if data["first_yaoji_seat"] is not None else None),
+        "outcome": _outcome_record(data),
+    }
+
+
+def _outcome_record(data: dict) -> dict:
+    if data["result"] == "draw":
+        return {"type": "draw"}
+    discard = data["result"] == "discard"
+    winners = []
+    for seat in sorted(set(data["winners"])):
+        winner: dict[str, Any] = {"seat": seat, "tile": data["win_tile"] or None}
+        if discard and data["passed_before"]:
+            winner["passed_before"] = True
+        winners.append(winner)
+    return {
+        "type": "win",
+        "from": data["from_seat"] if discard else None,
+        "winners": winners,
+        "after_kong": not discard and data["after_kong"],
+        "hot_kong": (data["hot_kong"] or None) if discard else None,
+        "robbed": discard and data["robbed"],
+    }

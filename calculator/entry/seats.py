@@ -1,0 +1,160 @@
+"""One seat of the round-entry form: its forms, the slots where its problems show, and its
+preview while the round is typed in (also the htmx preview): the tiles as chips, the tile count
+and where the hand stands (胡了 / 有叫 / 没叫, pattern, waits).
+
+The preview reads the seat's forms as they are, valid or not: the page answers every keystroke,
+and a half-typed hand still has a count and a standing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
+
+from .post import meld_row_prefixes, raw_value
+from .forms import MELD_CHOICES, TILE_CHOICES, MeldForm, SeatForm, clean_notation
+from ..presentation import Standing, TileChip, hand_standing, tile_chips
+from ..scoring import SEAT_NAMES, RuleSet, Tile, TileSyntaxError, parse_tile, parse_tiles
+
+
+@dataclass
+class Slot:
+    """A place on the page where problems show, and the messages for it."""
+
+    dom_id: str
+    messages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SeatEntry:
+    """One seat's forms and where its problems go. Templates iterate `entry.seat_cards`.
+
+    The live preview builds no forms (`form` and `melds` are None): it reads the seat's fields
+    from `data` as the forms' widgets would."""
+
+    index: int
+    name: str
+    prefix: str  # of the seat's field names, e.g. "seat0"
+    form: SeatForm | None
+    melds: Any  # MeldFormSet | None
+    hand_slot: Slot  # shown inside the seat's preview, under its tiles
+    meld_slot: Slot
+    extra_slot: Slot
+    data: Any = None
+    preview: SeatPreview | None = None
+
+    @property
+    def slots(self) -> tuple[Slot, Slot, Slot]:
+        return self.hand_slot, self.meld_slot, self.extra_slot
+
+    @property
+    def wind(self) -> str:
+        return SEAT_NAMES[self.index]
+
+    def value(self, name: str) -> Any:
+        """What the seat's field `name` holds: bound data, else its initial value."""
+        if self.form is not None:
+            return self.form[name].value()
+        return raw_value(SeatForm, name, self.data, f"{self.prefix}-{name}")
+
+    def meld_values(self) -> list[tuple[Any, Any]]:
+        """Each meld row's (kind, tile) as they are, valid or not."""
+        if self.melds is not None:
+            return [(form["kind"].value(), form["tile"].value()) for form in self.melds.forms]
+        return [(raw_value(MeldForm, "kind", self.data, f"{prefix}-kind"),
+                 raw_value(MeldForm, "tile", self.data, f"{prefix}-tile"))
+                for prefix in meld_row_prefixes(self.data, f"{self.prefix}-melds")]
+
+    @property
+    def meld_summary(self) -> str:
+        """The melds as entered, e.g. "闷豆 9筒 · 碰 1条", for the collapsed meld list."""
+        labels = dict(MELD_CHOICES)
+        tiles = {code: name for _suit, group in TILE_CHOICES for code, name in group}
+        parts = [f"{labels[kind]} {tiles[tile]}" for kind, tile in self.meld_values()
+                 if kind in labels and kind and tile in tiles]
+        return " · ".join(parts)
+
+    @property
+    def has_melds(self) -> bool:
+        return bool(self.meld_summary)
+
+
+@dataclass
+class SeatPreview:
+    """What the page says about one seat while it is entered (also the htmx preview)."""
+
+    seat: int
+    name: str
+    dom_id: str
+    input_id: str  # the concealed-tiles input the tile keyboard writes to
+    problems_id: str
+    chips: list[TileChip]
+    discard_chips: list[TileChip]
+    tiles: int | None  # None while the notation does not parse
+    expected: int
+    standing: Standing
+    problems: list[str]  # the hand's own problems, shown under it
+    is_dealer: bool
+    is_winner: bool
+    has_problems: bool  # anywhere on this seat's card
+
+    @property
+    def count_text(self) -> str:
+        return f"{'?' if self.tiles is None else self.tiles}/{self.expected}"
+
+    @property
+    def count_ok(self) -> bool:
+        return self.tiles == self.expected
+
+
+def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
+                 live: bool, lenient: bool | None = None) -> SeatPreview:
+    """The preview of `seat` as its forms stand.
+
+    `lenient` (default: `live`): the page is still being typed in, so a hand not finished yet
+    is no error: a seat with no tiles yet is "待输入", and a hand that is merely short shows its
+    count ("9/14", 还差 5 张) without the red problem, which the submit still reports. `live`:
+    the htmx preview, whose chips are left to the page, which draws them as the tiles are typed."""
+    lenient = live if lenient is None else lenient
+    concealed = _tiles_or_none(clean_notation(seat.value("concealed") or ""))
+    discards = _tiles_or_none(clean_notation(seat.value("discards") or "")) or []
+    melds = _meld_tiles(seat)
+    problems = list(seat.hand_slot.messages)
+    declared = seat.value("declared") or None
+    standing = hand_standing(concealed or [], melds, winner=is_winner, rules=rules,
+                             declared=declared if declared in ("hard", "soft") else None,
+                             xiang_gong=bool(seat.value("xiang_gong")))
+    if lenient and (standing.status == "empty" or (standing.status == "short" and concealed is not None)):
+        problems = []  # not entered yet, or still being tapped in: no red ink while the table is typed in
+    if concealed is None:
+        standing = Standing("syntax", gettext("写法不对"))
+    tiles = None if concealed is None else len(concealed) + 3 * len(melds)
+    return SeatPreview(
+        seat=seat.index, name=seat.name, dom_id=dom_id,
+        input_id=f"id_{seat.prefix}-concealed", problems_id=seat.hand_slot.dom_id,
+        chips=[] if live else tile_chips(concealed or []),  # live, the page draws them itself (tiles.js)
+        discard_chips=[] if live else tile_chips(discards), tiles=tiles,
+        expected=14 if is_winner else 13, standing=standing, problems=problems,
+        is_dealer=is_dealer, is_winner=is_winner,
+        has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
+    )
+
+
+def _tiles_or_none(text: str) -> list[Tile] | None:
+    try:
+        return parse_tiles(text)
+    except TileSyntaxError:
+        return None
+
+
+def _meld_tiles(seat: SeatEntry) -> list[tuple[Tile, int]]:
+    """The melds entered so far, each as (tile, 3 for 碰 or 4 for a 豆), valid or not."""
+    melds = []
+    for kind, tile in seat.meld_values():
+        if kind in ("pong", "men", "zhuanwan", "dian") and tile:
+            try:
+                melds.append((parse_tile(tile), 3 if kind == "pong" else 4))
+            except TileSyntaxError:
+                continue
+    return melds

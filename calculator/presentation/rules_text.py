@@ -1,0 +1,371 @@
+"""规则原文: RULES.md in Chinese, one entry per rule number, filled in from a RuleSet.
+
+Each rule is (number, title, text); `{…}` in a text is filled from `rule_words(rules)`, so the
+rules page of a preset states that preset's values, in words. The rules page renders this list
+with one template and an anchor per number (R16 → #R16), which result lines link to.
+
+Every option's name and its values in a few words live here too (OPTION_NAMES, CHOICE_WORDS,
+OVERVIEW): the rules page's overview, the evening's summary and the evening form all read them.
+
+The texts are marked with `gettext_noop` and translated when the page is built, so the page
+reads in the language the player picked (the msgids stay the Chinese original).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
+
+from .settlement import pattern_title, preset_title
+from ..scoring import PATTERN_HANZI, PRESET_HANZI, RuleSet
+
+SECTIONS = {
+    "R1": gettext_noop("一、牌和人"),
+    "R5": gettext_noop("二、手牌和牌型"),
+    "R9": gettext_noop("三、怎么结算"),
+    "R11": gettext_noop("四、胡"),
+    "R16": gettext_noop("五、豆（杠）"),
+    "R19": gettext_noop("六、鸡"),
+    "R30": gettext_noop("七、报听"),
+    "R33": gettext_noop("八、荒庄和查叫"),
+    "R36": gettext_noop("九、罚"),
+    "R40": gettext_noop("十、结算单和一晚的账"),
+}
+
+RULES: list[tuple[str, str, str]] = [
+    ("R1", gettext_noop("一副牌"),
+     gettext_noop("108 张：万、筒、条三门，每门 1 到 9，每种四张。没有字牌，没有花牌，不能吃。")),
+    ("R2", gettext_noop("写法"),
+     gettext_noop("数字在前、花色字母在后：m 万，p 筒，s 条。123m55p 就是 1万 2万 3万 5筒 5筒；空格不算，"
+                  "也可以一张一张写（1m 2m）。幺鸡写作 1s。录入时也可以直接写 5万、3筒、7条。")),
+    ("R3", gettext_noop("座位"),
+     gettext_noop("三人或四人。座位按出牌顺序排：东、南、西、北，下一家是下家，上一家是上家。有一家是庄家。"
+                  "“其余每家”指其他所有人：三人局两家付，四人局三家付。")),
+    ("R4", gettext_noop("番和钱"),
+     gettext_noop("番数都是整数。钱 = 番数 × 底注（底注可以是 0.5、5 这样的数）。")),
+    ("R5", gettext_noop("手牌"),
+     gettext_noop("一家的牌 = 手里的牌 + 碰、杠。数牌时杠按三张算。胡的人 14 张（胡的那张算在手里），"
+                  "其他人 13 张。")),
+    ("R6", gettext_noop("胡牌"),
+     gettext_noop("14 张凑成四组加一对（一组是同门三张连号，或三张一样；碰杠都算一组），"
+                  "或者没有碰杠的七对（四张一样算两对）。")),
+    ("R7", gettext_noop("牌型"),
+     gettext_noop("按能读成的最好的一种牌型算，牌型不叠加：{patterns}。")),
+    ("R8", gettext_noop("有叫（听牌）"),
+     gettext_noop("13 张的牌再来某一张就能胡，就是有叫。自己已经拿了四张的那种牌不算叫。"
+                  "叫的番数是所有叫里最大的牌型番数，报了听的再加报听的番。胡的人算有叫；相公永远没叫。")),
+    ("R9", gettext_noop("结算单"),
+     gettext_noop("结算是一条一条的“谁付谁几番、为什么”，每条都注明规则号。每条都是转账，"
+                  "所以一局的输赢加起来一定是零。付款表是每两家之间的合计；净输赢 = 收到的 − 付出的。")),
+    ("R10", gettext_noop("结算顺序"),
+     gettext_noop("有人胡：先算胡（R11–R15），再算报听（R30–R32）、豆（R16–R18）、鸡（R19–R25），"
+                  "最后算罚（R36–R37）。荒庄只算查叫（R33）和罚。")),
+    ("R11", gettext_noop("点胡"),
+     gettext_noop("胡别人打的牌：点炮的一家独付胡牌番数 V（牌型番数，报了听的加报听番）。"
+                  "一炮多响时点炮的人分别付给每个胡的人，每家的豆和鸡照常算。")),
+    ("R12", gettext_noop("自摸"),
+     gettext_noop("自摸时其余每家付 {self_draw}。杠上开花（杠后补的牌自摸）每家再多付 {kong_bloom}。")),
+    ("R13", gettext_noop("热炮"),
+     gettext_noop("杠后打出的第一张牌就点了炮：点炮的人付 V，{hot_shot_bonus}；{hot_shot_burn}。"
+                  "点炮的人该付给别人的照付。")),
+    ("R14", gettext_noop("抢杠"),
+     gettext_noop("胡的是别人补杠（加杠）的那张：这个杠不算数。{robbed_kong}；{robbed_kong_burn}。"
+                  "被抢的那一家记成原来的碰。")),
+    ("R15", gettext_noop("通行证"),
+     gettext_noop("{pass_dou}热炮、抢杠、胡报听的人打的牌都不用通行证，平胡以上的牌型也不用。"
+                  "不合这条的胡会被拒绝。")),
+    ("R16", gettext_noop("豆的番数"),
+     gettext_noop("闷豆（暗杠）其余每家付 {dou_men}；转弯豆（爬坡豆，碰了以后自己摸到第四张）其余每家付 "
+                  "{dou_zhuanwan}；点豆（杠别人打的牌）由打出那张的人付 {dou_dian}。{jian_dou_san}")),
+    ("R17", gettext_noop("憨包豆"),
+     gettext_noop("闷豆或转弯豆没有在摸到第四张的那一轮杠出来，晚杠的叫憨包豆：不收钱，但仍然算通行证。")),
+    ("R18", gettext_noop("谁收豆"),
+     gettext_noop("豆只在有人胡的时候算，荒庄不算。{dou_collectors}。被烧的一家（R13、R14）什么都不收。")),
+    ("R19", gettext_noop("翻牌鸡"),
+     gettext_noop("有人胡了以后，如果还有牌，就从牌墙翻一张牌：{turned_chicken}。没有翻牌就没有翻牌鸡。")),
+    ("R20", gettext_noop("鸡算谁的"),
+     gettext_noop("鸡算拿着它的人的：手里的牌和碰杠都算。打出去的牌：{chicken_discards}。")),
+    ("R21", gettext_noop("幺鸡"),
+     gettext_noop("幺鸡（1条）永远是鸡，每张算 1。{yaoji_concealed}金鸡：幺鸡同时又是翻牌鸡时，每张幺鸡算 "
+                  "{gold} 倍。{gold_discards}")),
+    ("R22", gettext_noop("冲锋鸡"),
+     gettext_noop("{chong_feng}")),
+    ("R23", gettext_noop("责任鸡"),
+     gettext_noop("{ze_ren}")),
+    ("R24", gettext_noop("谁收鸡"),
+     gettext_noop("收鸡的一家，其余每家按它的鸡数每只付 1 番。{chicken_collectors}。被烧的一家不收也不付。")),
+    ("R25", gettext_noop("数鸡"),
+     gettext_noop("鸡是数出来的，不是报的：每家的鸡数从它的手牌、碰杠和记下的打出的牌算出来，"
+                  "录入时不用填鸡的数目。")),
+    ("R30", gettext_noop("报听"),
+     gettext_noop("第一次出牌后可以报听：硬报（起手就听）算 {declare_hard} 番，软报（摸了一张后听）算 "
+                  "{declare_soft} 番。报了以后牌不能再换。报听的人胡了，报听的番加到胡牌番数 V 上。")),
+    ("R31", gettext_noop("杀报"),
+     gettext_noop("报了听的人打出的牌（或被抢的杠）被别人胡了，除了 V 还要另付那个胡的人报听的番数。"
+                  "{declare_kill_self_draw}")),
+    ("R32", gettext_noop("报听必须有叫"),
+     gettext_noop("报了听牌却没有叫，记录会被拒绝。")),
+    ("R33", gettext_noop("查叫"),
+     gettext_noop("牌摸完没人胡（荒庄）：不算豆，不算鸡。如果都有叫或者都没叫，谁也不付；"
+                  "否则没叫的每一家付给每一家有叫的它的叫的番数（R8）。")),
+    ("R34", gettext_noop("荒庄后谁坐庄"),
+     gettext_noop("{draw_dealer}")),
+    ("R35", gettext_noop("胡牌后谁坐庄"),
+     gettext_noop("胡的人坐庄。一炮多响时：{multi_win_dealer}。")),
+    ("R36", gettext_noop("过水（包牌）"),
+     gettext_noop("有叫的人让一张能胡的牌过去了，在自己再摸牌之前不能胡别人打的牌。记成“过水”的胡不算胡："
+                  "胡牌的人反过来付其余每家 V，这就是这一局全部的结算（不算豆，不算鸡），庄家不变。")),
+    ("R37", gettext_noop("相公"),
+     gettext_noop("牌数不对（多牌少牌）的一家是相公：不能胡，不收钱，也不算有叫。不论怎么结束，"
+                  "相公付其余每家 2 番；如果那一家有叫，改付它的叫的番数（胡的人付 V）。"
+                  "荒庄时这代替相公的查叫。")),
+    ("R40", gettext_noop("结算单"),
+     gettext_noop("每一局的结果：每条付款、付款表、每家的净输赢（番和钱）、每家的牌（胡了、有叫、没叫，"
+                  "牌型、番数、叫哪几张）和下一局的庄家。记录有错就整局不算，把每个问题都列出来。")),
+    ("R41", gettext_noop("一晚"),
+     gettext_noop("一晚开始时定下人、座位、底注和规则。每一局都存下记录、结算和当时的规则，"
+                  "以后改规则不会改掉已经算过的局。总账是各局相加。")),
+    ("R42", gettext_noop("改局"),
+     gettext_noop("改一局只重算那一局，总账跟着变。每次改动都留底：谁、什么时候、改前、改后。")),
+    ("R43", gettext_noop("散场结账"),
+     gettext_noop("用最少的转账让每个人两清。")),
+]
+
+
+def _points(n: int) -> str:
+    return ngettext("{n} 番", "{n} 番", n).format(n=n)
+
+
+def rule_words(rules: RuleSet) -> dict[str, str]:
+    """Every `{…}` of `RULES`, in words, for this RuleSet, in the active language."""
+    r = rules
+    dou = {kind: _points(r.dou_value(kind)) for kind in ("men", "zhuanwan", "dian")}
+    gold = r.gold
+    return {
+        # Translators: "、" separates the patterns; "{pattern} {points}" is one of them.
+        "patterns": _("、").join(
+            _("{pattern} {points}").format(pattern=pattern_title(key), points=_points(value))
+            for key, value in sorted(r.patterns.items(), key=lambda kv: (kv[1], list(PATTERN_HANZI).index(kv[0])))
+        ),
+        "self_draw": {"plus_one": _("V + 1 番"), "double": _("2V（翻倍）")}[r.self_draw],
+        "kong_bloom": _points(r.kong_bloom_bonus) if r.kong_bloom_bonus else _("0 番（不另加）"),
+        "hot_shot_bonus": {"one": _("再加 1 番"),
+                           "kong_total": _("再加那个杠的全部豆钱（每家的豆钱 × 其余家数，点豆就是那一份）"),
+                           "none": _("不另加")}[r.hot_shot_bonus],
+        "hot_shot_burn": {"kong": _("那个杠不收豆钱"),
+                          "all": _("点炮的人的豆和鸡全部作废（烧光）")}[r.hot_shot_burn],
+        "robbed_kong": {"pay_all": _("被抢的一家独自包付其余各家自摸时该付的总数：(家数 − 1) × 自摸番（包三家）"),
+                        "qing_yi_se": _("被抢的一家付一次，按胡牌番数和清一色（{points}）中较大的算").format(
+                            points=_points(r.patterns["qing_yi_se"]))}[r.robbed_kong],
+        "robbed_kong_burn": {"none": _("被抢的一家照常收豆收鸡"),
+                             "all": _("被抢的一家豆和鸡全部作废（烧光）")}[r.robbed_kong_burn],
+        "pass_dou": {"any": _("平胡要胡别人打的牌，手里必须有豆（任何豆，憨包豆也算）作通行证，没有就只能自摸。"),
+                     "men_or_zhuanwan": _("平胡要胡别人打的牌，必须有闷豆或转弯豆作通行证（点豆不算），"
+                                          "没有就只能自摸。"),
+                     "off": _("本规则不要通行证，平胡也可以胡别人打的牌。")}[r.pass_dou],
+        "dou_men": dou["men"], "dou_zhuanwan": dou["zhuanwan"], "dou_dian": dou["dian"],
+        "jian_dou_san": _("（见豆三：每个豆都算 3 番。）") if r.jian_dou_san else "",
+        "dou_collectors": {"ready": _("只有胡了的和有叫的人收豆"), "all": _("每一家都收豆")}[r.dou_collectors],
+        "turned_chicken": {"next": _("翻出来那张的下一张（同一门，9 接 1）是鸡，比如翻 5万，6万 是鸡"),
+                           "swing": _("摇摆鸡：翻出来那张的上一张和下一张都是鸡（两头都转圈），"
+                                      "比如翻 2筒，1筒 和 3筒 是鸡"),
+                           "none": _("本规则不算翻牌鸡")}[r.turned_chicken],
+        "chicken_discards": {"all": _("满堂鸡，打出去的鸡牌也算打出的人的"),
+                             "yaoji": _("只有打出去的幺鸡算打出的人的，别的鸡打出去就不算"),
+                             "none": _("打出去的鸡都不算（冲锋鸡除外）")}[r.chicken_discards],
+        "yaoji_concealed": (_("本规则手里藏着的幺鸡每张算 {n}，碰杠的每张算 1（碰 3，杠 4），打出去的算 1。").format(
+                                n=r.yaoji_concealed) if r.yaoji_concealed != 1 else ""),
+        "gold": str(gold),
+        "gold_discards": _("打出去的幺鸡也翻倍。") if r.gold_discards else _("只有拿着的幺鸡翻倍，打出去的不翻。"),
+        "chong_feng": (_("这一局第一张打出去的幺鸡如果没人碰杠，算打出的人的冲锋鸡：算 {cf}，"
+                         "是金鸡时算 {cfg}，代替它平常的算法。").format(cf=r.chong_feng, cfg=r.chong_feng_gold)
+                       if r.chong_feng else _("本规则没有冲锋鸡：第一张打出的幺鸡按 R20 照常算。")),
+        "ze_ren": (_("第一张打出去的幺鸡被人碰或杠了：鸡算碰杠的人的；如果碰杠的人收鸡，打出的人再付他 "
+                     "{points}（金鸡时 {gold_points}）。").format(points=_points(r.ze_ren),
+                                                            gold_points=_points(r.ze_ren * gold))
+                   if r.ze_ren else _("本规则没有责任鸡：第一张幺鸡被碰杠了，只算碰杠的人拿着的鸡。")),
+        "chicken_collectors": {"ready": _("只有胡了的和有叫的人收鸡，没叫的人的鸡不算"),
+                               "all": _("每一家都收鸡"),
+                               "ready_or_pay": _("包鸡：只有胡了的和有叫的人收鸡；没叫的人反过来按自己的鸡数"
+                                                 "付给每个收鸡的人")}[r.chicken_collectors],
+        "declare_hard": str(r.declare["hard"]), "declare_soft": str(r.declare["soft"]),
+        "declare_kill_self_draw": (_("别人自摸时，每个报了听的人再多付胡的人 {points}。").format(
+                                       points=_points(r.declare_kill_self_draw))
+                                   if r.declare_kill_self_draw else _("别人自摸时报听的人不另付。")),
+        "draw_dealer": {"stay": _("荒庄后庄家不变。"),
+                        "anshun": _("没人有叫或都有叫：庄家不变；一家有叫：它坐庄；两家有叫：庄家有叫就连庄，"
+                                    "否则从庄家往下第一个有叫的坐庄；三家有叫：没叫的那一家坐庄。"),
+                        "xingyi": _("没人有叫或都有叫：庄家不变；一家有叫：它的上家坐庄；两家有叫：庄家的上家坐庄；"
+                                    "三家有叫：没叫的那一家坐庄。")}[r.draw_dealer],
+        "multi_win_dealer": {"guiyang": _("三家胡就是点炮的人坐庄；两家胡是从庄家起按顺序第一个胡的人坐庄"),
+                             "discarder": _("点炮的人坐庄"),
+                             "after_discarder": _("点炮的人之后按顺序第一个胡的人坐庄")}[r.multi_win_dealer],
+    }
+
+
+# -- the options in a few words: the rules page's overview, the evening's summary and form -----
+
+# What each option is called at the table. A line of the overview is named after its first option.
+OPTION_NAMES = {
+    "patterns": gettext_lazy("牌型番数"),
+    "self_draw": gettext_lazy("自摸"),
+    "hot_shot_bonus": gettext_lazy("热炮"),
+    "hot_shot_burn": gettext_lazy("热炮烧什么"),
+    "robbed_kong": gettext_lazy("抢杠"),
+    "robbed_kong_burn": gettext_lazy("抢杠烧什么"),
+    "pass_dou": gettext_lazy("通行证"),
+    "dou_values": gettext_lazy("豆"),
+    "dou_collectors": gettext_lazy("谁收豆"),
+    "turned_chicken": gettext_lazy("翻牌鸡"),
+    "chicken_discards": gettext_lazy("打出的鸡"),
+    "yaoji_concealed": gettext_lazy("手里的幺鸡"),
+    "gold": gettext_lazy("金鸡"),
+    "gold_discards": gettext_lazy("打出的金鸡"),
+    "chong_feng": gettext_lazy("冲锋鸡 / 责任鸡"),
+    "chicken_collectors": gettext_lazy("谁收鸡"),
+    "declare": gettext_lazy("报听"),
+    "declare_kill_self_draw": gettext_lazy("杀报（自摸）"),
+    "multi_win_dealer": gettext_lazy("一炮多响坐庄"),
+    "draw_dealer": gettext_lazy("荒庄后的庄"),
+}
+
+# The values of the main one-word options in a few words. The evening form offers these too.
+CHOICE_WORDS = {
+    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2")},
+    "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
+                       "none": gettext_lazy("不多付")},
+    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色")},
+    "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
+                 "off": gettext_lazy("不要通行证")},
+    "turned_chicken": {"next": gettext_lazy("翻牌的下一张是鸡"), "swing": gettext_lazy("摇摆鸡：上下各一张"),
+                       "none": gettext_lazy("不要翻牌鸡")},
+    "chicken_discards": {"all": gettext_lazy("满堂鸡：打出去的鸡也算"), "yaoji": gettext_lazy("只算打出去的幺鸡"),
+                         "none": gettext_lazy("打出去的不算")},
+    "chicken_collectors": {"ready": gettext_lazy("有叫的才收鸡"), "all": gettext_lazy("不管有没有叫都收鸡"),
+                           "ready_or_pay": gettext_lazy("包鸡：没叫的反赔自己的鸡")},
+    "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
+                    "xingyi": gettext_lazy("兴义算法")},
+}
+
+# The overview, line by line: (the line's name in OPTION_NAMES, every option it states, whether
+# the evening's summary always shows it). The summary shows the other lines only when one of
+# their options differs from the preset. Every RuleSet option is in exactly one line.
+OVERVIEW: list[tuple[str, tuple[str, ...], bool]] = [
+    ("patterns", ("patterns",), False),
+    ("self_draw", ("self_draw", "kong_bloom_bonus"), True),
+    ("hot_shot_bonus", ("hot_shot_bonus",), True),
+    ("hot_shot_burn", ("hot_shot_burn",), False),
+    ("robbed_kong", ("robbed_kong",), True),
+    ("robbed_kong_burn", ("robbed_kong_burn",), False),
+    ("pass_dou", ("pass_dou",), True),
+    ("dou_values", ("dou_values", "jian_dou_san"), True),
+    ("dou_collectors", ("dou_collectors",), False),
+    ("turned_chicken", ("turned_chicken",), True),
+    ("chicken_discards", ("chicken_discards",), True),
+    ("yaoji_concealed", ("yaoji_concealed",), False),
+    ("gold", ("gold",), True),
+    ("gold_discards", ("gold_discards",), False),
+    ("chong_feng", ("chong_feng", "chong_feng_gold", "ze_ren"), True),
+    ("chicken_collectors", ("chicken_collectors",), True),
+    ("declare", ("declare",), True),
+    ("declare_kill_self_draw", ("declare_kill_self_draw",), False),
+    ("multi_win_dealer", ("multi_win_dealer",), False),
+    ("draw_dealer", ("draw_dealer",), True),
+]
+
+
+def overview_words(rules: RuleSet) -> dict[str, str]:
+    """Each overview line's text for this RuleSet: the few words of CHOICE_WORDS, else the words
+    the rule texts use (`rule_words`), else a short sentence of its own."""
+    r, long = rules, rule_words(rules)
+    words = {key: str(CHOICE_WORDS[key][getattr(r, key)]) for key in CHOICE_WORDS}
+    if r.kong_bloom_bonus:
+        words["self_draw"] += _("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus)
+    return {
+        **{key: long[key] for key in ("patterns", "hot_shot_burn", "robbed_kong_burn", "dou_collectors",
+                                      "gold_discards", "declare_kill_self_draw", "multi_win_dealer")},
+        **words,
+        "dou_values": (_("见豆三：每个豆都是 3") if r.jian_dou_san else
+                       _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values)),
+        "yaoji_concealed": _("每张算 {n}").format(n=r.yaoji_concealed),
+        "gold": _("×{gold}").format(gold=r.gold),
+        "chong_feng": _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
+                                                                 zr=r.ze_ren),
+        "declare": _("硬报 {hard}，软报 {soft}").format(**r.declare),
+    }
+
+
+def _changed_lines(rules: RuleSet) -> set[str]:
+    changed = rules.options()
+    return {name for name, options, _main in OVERVIEW if any(option in changed for option in options)}
+
+
+def overview(rules: RuleSet, *, summary: bool = False) -> list[tuple[str, str]]:
+    """The rules as (what, how) lines a player can check at a glance. The evening's `summary`
+    (R41) keeps the main lines and whatever differs from the preset; the rules page shows all."""
+    words, changed = overview_words(rules), _changed_lines(rules)
+    return [(str(OPTION_NAMES[name]), words[name]) for name, _options, main in OVERVIEW
+            if not summary or main or name in changed]
+
+
+def rules_in_words(rules: RuleSet) -> list[tuple[str, str]]:
+    """The evening's rules for its header and report: the preset, then the summary lines."""
+    return [(_("规则"), _("{place}规则").format(place=preset_title(rules.preset))),
+            *overview(rules, summary=True)]
+
+
+def rules_headline(rules: RuleSet) -> str:
+    """A short label for the header: 贵阳 · 见豆三 · 自定 1 项."""
+    extra = rules.options()
+    label = preset_title(rules.preset)
+    if extra.pop("jian_dou_san", False):
+        label += " · " + _("见豆三")
+    if extra:
+        label += " · " + _("自定 {n} 项").format(n=len(extra))
+    return label
+
+
+def changed_text(rules: RuleSet) -> str:
+    """What these rules change from their preset, by name: "" when they are the preset's."""
+    changed = _changed_lines(rules)
+    if not changed:
+        return ""
+    names = _("、").join(str(OPTION_NAMES[name]) for name, _options, _main in OVERVIEW if name in changed)
+    return _("在{preset}规则上改了：{names}").format(preset=preset_title(rules.preset), names=names)
+
+
+@dataclass(frozen=True)
+class RuleText:
+    number: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    title: str
+    rules: list[RuleText]
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    preset: str
+    preset_name: str
+    presets: list[tuple[str, str, bool]]  # key, name, whether this page states exactly that preset
+    sections: list[RuleSection]
+    options: list[tuple[str, str]]
+    changed: str  # what differs from the preset ("" for the preset itself)
+
+
+def rules_page(rules: RuleSet) -> RulesPage:
+    """Every rule of RULES.md for this RuleSet, grouped, plus the overview of its options."""
+    words = rule_words(rules)
+    sections: list[RuleSection] = []
+    for number, title, text in RULES:
+        if number in SECTIONS:
+            sections.append(RuleSection(_(SECTIONS[number]), []))
+        sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
+    changed = changed_text(rules)
+    presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESET_HANZI]
+    return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, overview(rules), changed)

@@ -1,0 +1,26 @@
+"""Reads of the evening ledger, ready to show; nothing here writes and nothing lays out a PDF.
+
+- `evenings`: look-ups by address, totals, the next round, the evening page's board, what a
+  correction would do to the totals.
+- `rounds`: one stored round's row and its settlement read back (R41).
+- `settle_up`: what is still owed after the payments made, and the fewest transfers (R43).
+- `history`: every change to the evening's rounds (R42).
+"""
+from .evenings import (
+    EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
+    evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
+    evening_totals, evening_version, next_dealer, next_round_number, round_correction_preview,
+    round_get, round_was_deleted,
+)
+from .history import HistoryRow, evening_history
+from .rounds import RoundRow, SeatNet, round_row, stored_settlement
+from .settle_up import SettleUp, TransferRow, evening_payment_count, evening_settle_up, evening_still_owed
+
+__all__ = [
+    "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SettleUp",
+    "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
+    "evening_names", "evening_payment_count", "evening_rounds_queryset", "evening_settle_up",
+    "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
+    "evening_totals", "evening_version", "next_dealer", "next_round_number",
+    "round_correction_preview", "round_get", "round_row", "round_was_deleted", "stored_settlement",
+]

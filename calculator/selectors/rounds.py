@@ -1,0 +1,69 @@
+"""Reads of one stored round: its row in the evening's list, and its settlement read back (R41)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..models import Round
+from ..presentation import round_summary, sign_class, signed
+from ..presentation.chart import colour
+from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
+
+
+@dataclass(frozen=True)
+class SeatNet:
+    name: str
+    points: int
+    colour: str
+
+    @property
+    def text(self) -> str:
+        return signed(self.points)
+
+    @property
+    def sign(self) -> str:
+        return sign_class(self.points)
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    summary: str
+    dealer: str
+    nets: list[SeatNet]
+    version: int
+    updated_at: datetime
+    corrected: bool
+
+
+def _seat_nets(net: list[int], names: list[str]) -> list[SeatNet]:
+    return [SeatNet(names[s], points, colour(s)) for s, points in enumerate(net)]
+
+
+def round_row(round_: Round, names: list[str]) -> RoundRow:
+    return RoundRow(
+        number=round_.number,
+        summary=round_summary(round_, names),
+        dealer=names[round_.dealer],
+        nets=_seat_nets(round_.net, names),
+        version=round_.version,
+        updated_at=round_.updated_at,
+        corrected=round_.version > 1,
+    )
+
+
+def stored_settlement(round_: Round) -> Settlement:
+    """The round's stored settlement as a `Settlement`, for `presentation.present`.
+
+    The items and the next dealer are the stored ones, never re-scored (R41); only each seat's
+    standing (won / ready, pattern, waits) is analysed again from the record, under the rules
+    stored with the round.
+    """
+    rules = ruleset_from_dict(round_.rules)
+    data = {**round_.record, "preset": rules.preset,
+            "options": {k: v for k, v in round_.rules.items() if k != "preset"}}
+    record = parse_record(data)
+    stored = round_.settlement
+    items = tuple(Item(**item) for item in stored["items"])
+    burned = frozenset(h["seat"] for h in stored["hands"] if h.get("burned"))
+    return Settlement(record, analyse(record), items, stored["next_dealer"], burned)

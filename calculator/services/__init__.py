@@ -1,0 +1,24 @@
+"""Writes to the evening ledger (RULES §7). Every write is one function inside one transaction.
+
+Functions are named `<entity>_<action>` and take keyword-only arguments. The evening row is
+locked (`select_for_update`, `evenings.lock_evening`) before any round changes, so phones writing
+to the same evening at once are served one after the other: round numbers stay max + 1, an
+idempotency key is seen by the second submit, and a correction sees the version the last one left.
+
+- `evenings`: open an evening (开一晚).
+- `rounds`: record, correct and delete a round (R41, R42).
+- `payments`: mark a settle-up transfer paid, or take the mark back (R43).
+- `exchange`: an evening as JSON, out and back in.
+"""
+from django.core.exceptions import ValidationError
+
+from .evenings import evening_create
+from .exchange import EXPORT_FORMAT, evening_export, evening_import
+from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
+from .rounds import IdempotencyKeyReused, RoundVersionConflict, round_correct, round_delete, round_record
+
+__all__ = [
+    "EXPORT_FORMAT", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
+    "evening_create", "evening_export", "evening_import", "round_correct", "round_delete", "round_record",
+    "transfer_mark_paid", "transfer_mark_unpaid",
+]

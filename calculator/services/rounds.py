@@ -1,0 +1,181 @@
+"""Writes of rounds: record (记一局), correct (改一局, R42) and delete, each under the evening's lock.
+
+A round is scored by scoring under the evening's rules (R41) before anything is stored; every
+change leaves its before and after in the history (Change).
+"""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import selectors
+from ..models import MAX_BY, Change, Evening, Round
+from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
+from ..scoring.problems import gettext_noop as _noop
+from ..scoring.problems import problem
+from .evenings import lock_evening
+
+
+class RoundVersionConflict(Exception):
+    """The round changed (or was deleted) since the correction form was opened.
+
+    `current` is the round as it is now, or None when it is gone.
+    """
+
+    def __init__(self, current: Round | None):
+        super().__init__("the round was changed by someone else")
+        self.current = current
+
+
+class IdempotencyKeyReused(Exception):
+    """The form's key already recorded a round, and this submit holds a different round.
+
+    A resubmit of the same form is answered with the round it recorded; a form that was changed
+    after it was saved (back button, edit, submit) must not be taken for one, or the new round
+    would be dropped without a word. `existing` is the round the key recorded.
+    """
+
+    def __init__(self, existing: Round):
+        super().__init__(f"this form already recorded round {existing.number}")
+        self.existing = existing
+
+
+def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The record as the evening fixes it: its players' names, its stake, its rules (R41).
+
+    `rules` go in as options in full, so the record is scored under exactly those rules whatever
+    its preset's defaults are now. (What is stored is `_stored_record`, which lists fewer.)
+    """
+    if not isinstance(record, Mapping):
+        raise RecordInvalid([problem("bad_record", _noop("牌局记录必须是一个 JSON 对象。"))])
+    names = [p.name for p in evening.players.all()]
+    seats = record.get("seats")
+    if not isinstance(seats, list) or len(seats) != len(names):
+        raise RecordInvalid([problem("bad_seat", _noop("这一晚是 {players} 个人打的。"),
+                                     field="seats", players=len(names))])
+    data = dict(record)
+    data["preset"] = rules["preset"]
+    data["options"] = {k: v for k, v in rules.items() if k != "preset"}
+    data["stake"] = selectors.evening_stake_text(evening=evening)
+    data["seats"] = [{**(s if isinstance(s, Mapping) else {}), "name": n} for s, n in zip(seats, names)]
+    return data
+
+
+def _stored_record(settlement: Settlement) -> dict[str, Any]:
+    """The canonical record as stored: what was scored, with only the options that differ from
+    its preset's defaults as they are today. It is not enough to re-score the round later:
+    Round.rules keeps the rules in full, and a stored round is read back with those (R41)."""
+    return settlement.record.to_dict()
+
+
+def _inputs(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("preset", "options")}
+
+
+def _same_round(settlement: Settlement, round_: Round) -> bool:
+    """Whether a freshly scored record is what the round already holds: the same inputs under
+    the same rules, compared in full. Stored records cannot be compared as they are: their
+    `options` list only what differed from the preset's defaults of their day, so a change to
+    a preset's defaults would make an untouched round look changed."""
+    return (_inputs(_stored_record(settlement)) == _inputs(round_.record)
+            and settlement.record.rules.to_dict() == ruleset_from_dict(round_.rules).to_dict())
+
+
+def snapshot(round_: Round) -> dict[str, Any]:
+    """Everything a round holds, as the history keeps it (R42)."""
+    return {
+        "number": round_.number,
+        "record": round_.record,
+        "settlement": round_.settlement,
+        "rules": round_.rules,
+        "net": round_.net,
+        "dealer": round_.dealer,
+        "next_dealer": round_.next_dealer,
+        "version": round_.version,
+    }
+
+
+def _apply(round_: Round, settlement: Settlement, rules: Mapping[str, Any]) -> None:
+    round_.record = _stored_record(settlement)
+    round_.settlement = settlement.to_dict()
+    round_.rules = dict(rules)
+    round_.net = list(settlement.net)
+    round_.dealer = settlement.record.dealer
+    round_.next_dealer = settlement.next_dealer
+
+
+@transaction.atomic
+def round_record(
+    *,
+    evening: Evening,
+    record: Mapping[str, Any],
+    idempotency_key: uuid.UUID | None = None,
+    by: str = "",
+) -> Round:
+    """记一局: score a round under the evening's rules and store it as round max + 1.
+
+    Raises `RecordInvalid` (nothing stored) when the record breaks a rule. A second call with
+    an idempotency key already used in this evening stores nothing: it returns that round when
+    the record is the same, and raises `IdempotencyKeyReused` when it is not.
+    """
+    evening = lock_evening(evening)
+    settlement = settle_record(_evening_record(evening, record, evening.rules))
+    if idempotency_key is not None:
+        existing = evening.rounds.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            if not _same_round(settlement, existing):
+                raise IdempotencyKeyReused(existing)
+            return existing
+    number = selectors.next_round_number(evening=evening)
+    now = timezone.now()
+    round_ = Round(evening=evening, number=number, idempotency_key=idempotency_key,
+                   created_at=now, updated_at=now)
+    _apply(round_, settlement, evening.rules)
+    round_.save()
+    Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
+                          by=by[:MAX_BY], before=None, after=snapshot(round_))
+    return round_
+
+
+def _locked_round(round_: Round, expected_version: int | None) -> tuple[Evening, Round]:
+    evening = lock_evening(round_.evening)
+    current = Round.objects.filter(pk=round_.pk).select_for_update().first()
+    if current is None or (expected_version is not None and current.version != expected_version):
+        raise RoundVersionConflict(current)
+    return evening, current
+
+
+@transaction.atomic
+def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: int, by: str = "") -> Round:  # noqa: A002
+    """改一局 (R42): re-score this round only, under the rules it was first scored with.
+
+    Raises `RoundVersionConflict` when the round is no longer at `expected_version` (someone
+    else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule.
+    An unchanged record changes nothing and leaves no history.
+    """
+    evening, current = _locked_round(round, expected_version)
+    settlement = settle_record(_evening_record(evening, record, current.rules))
+    if _same_round(settlement, current):
+        return current
+    before = snapshot(current)
+    _apply(current, settlement, current.rules)
+    current.version += 1
+    current.updated_at = timezone.now()
+    current.save()
+    Change.objects.create(evening=evening, round_number=current.number, kind=Change.CORRECTED,
+                          at=current.updated_at, by=by[:MAX_BY], before=before, after=snapshot(current))
+    return current
+
+
+@transaction.atomic
+def round_delete(*, round: Round, expected_version: int | None = None, by: str = "") -> None:  # noqa: A002
+    """删一局: remove a round; its whole content stays in the history (R42)."""
+    evening, current = _locked_round(round, expected_version)
+    before = snapshot(current)
+    current.delete()
+    Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
+                          by=by[:MAX_BY], before=before, after=None)

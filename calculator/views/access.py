@@ -1,0 +1,71 @@
+"""The address is the permission: /e/<token>/ may change an evening, /v/<read_token>/ may only
+look. `editing` and `reading` look the evening up by its address (404 if unknown) and keep every
+page of it private; the helpers below are what every evening view shares.
+"""
+from __future__ import annotations
+
+from functools import wraps
+
+from django.http import Http404, HttpResponse
+
+from .. import selectors
+from ..models import Evening, Round
+
+ME_SESSION_KEY = "zhuoji-me"
+def refused(response: HttpResponse) -> HttpResponse:
+    """A submitted form that was not saved comes back with its problems shown, as 400."""
+    response.status_code = 400
+    return response
+
+
+def private(response: HttpResponse) -> HttpResponse:
+    """Evening pages are reached by secret address: keep them out of caches and search engines."""
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _by_address(kwarg: str, find):
+    """A view decorator: look the evening up by the address in `kwarg` (404 if unknown)."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            try:
+                evening = find(kwargs.pop(kwarg))
+            except Evening.DoesNotExist:
+                raise Http404 from None
+            return private(view(request, evening, *args, **kwargs))
+
+        return wrapper
+
+    return decorator
+
+
+# /e/<token>/ may change the evening; /v/<read_token>/ may only look.
+editing = _by_address("token", lambda token: selectors.evening_for_editing(token=token))
+reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
+
+
+def round_or_404(evening: Evening, number: int) -> Round:
+    try:
+        return selectors.round_get(evening=evening, number=number)
+    except Round.DoesNotExist:
+        raise Http404 from None
+
+
+def me(request, evening: Evening) -> str:
+    """The name this phone said it belongs to, for the history's "who" (R42)."""
+    seat = request.session.get(ME_SESSION_KEY, {}).get(str(evening.pk))
+    names = selectors.evening_names(evening=evening)
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+
+
+def base_context(request, evening: Evening) -> dict:
+    return {"evening": evening, "token": evening.token, "me": me(request, evening)}
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

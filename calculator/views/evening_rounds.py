@@ -1,0 +1,225 @@
+"""An evening's rounds: record (with the live preview), look at, correct, delete, receipt PDF.
+
+The round form is the stateless one (`entry.RoundEntry`) with the evening's names, stake and
+rules fixed (R41); each write is one service call.
+"""
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import selectors, services
+from ..entry import RoundEntry
+from ..forms import CorrectionConfirmForm, VersionForm
+from ..models import Evening, Round
+from ..pdf import receipt_context, render_pdf
+from ..presentation import outcome_text, present
+from ..presentation.changes import record_changes
+from ..scoring import RecordInvalid, ruleset_from_dict
+from .access import base_context, editing, me, pdf_response, refused, round_or_404
+
+
+# -- rounds ------------------------------------------------------------------------------------
+
+
+def _entry(evening: Evening, data=None, *, rules: dict | None = None, initial: dict | None = None,
+           live: bool = False) -> RoundEntry:
+    """The round form of issue 3 with the evening's names, stake and rules fixed (R41)."""
+    return RoundEntry(
+        data,
+        names=selectors.evening_names(evening=evening),
+        rules=ruleset_from_dict(rules or evening.rules),
+        stake=selectors.evening_stake(evening=evening),
+        dealer=None if initial else selectors.next_dealer(evening=evening),
+        initial=initial,
+        live=live,
+    )
+
+
+def _idempotency_key(request) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.POST.get("idempotency_key", ""))
+    except ValueError:
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+@editing
+def round_new(request, evening: Evening):
+    """记一局: the round form; a valid submit is stored as the evening's next round."""
+    entry = _entry(evening, request.POST if request.method == "POST" else None)
+    key = _idempotency_key(request) if request.method == "POST" else None
+    recorded_as = None  # the round this form's key already recorded, when it now holds another
+    if request.method == "POST" and entry.is_valid():
+        try:
+            round_ = services.round_record(evening=evening, record=entry.record,
+                                           idempotency_key=key, by=me(request, evening))
+        except RecordInvalid as invalid:  # the entry checked it; only a race could get here
+            messages.error(request, "; ".join(p.message for p in invalid.problems))
+        except services.IdempotencyKeyReused as reused:
+            recorded_as = reused.existing
+        else:
+            messages.success(request, _("第{number}局记好了。").format(number=round_.number))
+            return redirect("calculator:evening_detail", token=evening.token)
+    context = {
+        **base_context(request, evening),
+        "entry": entry,
+        "recorded_as": recorded_as,
+        "action": reverse("calculator:evening_round_new", args=[evening.token]),
+        "preview_url": reverse("calculator:evening_round_preview", args=[evening.token]),
+        "hidden_fields": [("idempotency_key", key or uuid.uuid4())],
+        "next_number": selectors.next_round_number(evening=evening),
+        "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
+    }
+    response = render(request, "calculator/evening/round_new.html", context)
+    return refused(response) if request.method == "POST" else response
+
+
+@require_POST
+@editing
+def round_preview(request, evening: Evening):
+    """The live preview while a round is typed in (htmx), with the evening's table fixed.
+
+    The correction form asks with ?round=<number>: a correction is scored under the rules that
+    round was stored with (R42), so its preview must be too, not under the evening's.
+    """
+    rules = None
+    if "round" in request.GET:
+        number = request.GET["round"]
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):  # no column overflow
+            raise Http404
+        rules = round_or_404(evening, int(number)).rules
+    entry = _entry(evening, request.POST, rules=rules, live=True)
+    result = present(entry.settlement) if entry.is_valid() else None
+    return render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+
+
+@require_GET
+@editing
+def round_detail(request, evening: Evening, number: int):
+    round_ = round_or_404(evening, number)
+    names = selectors.evening_names(evening=evening)
+    context = {
+        **base_context(request, evening),
+        "round": round_,
+        "row": selectors.round_row(round_, names),
+        "view": present(selectors.stored_settlement(round_)),
+    }
+    return render(request, "calculator/evening/round_detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@editing
+def round_edit(request, evening: Evening, number: int):
+    """改一局 (R42): the round form pre-filled, its bar showing the stored round's nets; a valid
+    submit shows before/after to confirm, and the bar the corrected nets."""
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
+    round_ = round_or_404(evening, number)
+    version_form = VersionForm(request.POST or None, initial={"version": round_.version})
+    entry = _entry(evening, request.POST if request.method == "POST" else None,
+                   rules=round_.rules, initial=round_.record)
+    based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
+    if request.method == "POST" and based_on != round_.version:
+        return _conflict(request, evening, number)
+    names = selectors.evening_names(evening=evening)
+    if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
+        result = present(entry.settlement) if entry.is_valid() else None
+    else:
+        result = present(selectors.stored_settlement(round_))
+    context = {**base_context(request, evening), "round": round_, "entry": entry, "result": result,
+               "hidden_fields": [("version", based_on)],
+               "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
+               "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
+               + f"?round={number}"}
+    if request.method == "POST" and entry.is_valid():
+        context.update({
+            "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
+            "payments": selectors.evening_payment_count(evening=evening),
+            "before_summary": outcome_text(round_.record, round_.settlement, names),
+            "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
+            "details": record_changes(round_.record, entry.record, names),
+            "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
+        })
+    response = render(request, "calculator/evening/round_edit.html", context)
+    return refused(response) if request.method == "POST" and not entry.is_valid() else response
+
+
+def _deleted_meanwhile(request, evening: Evening, number: int) -> HttpResponse | None:
+    """A form posted about a round someone deleted since it was opened gets the conflict
+    answer (the evening, and why), not a bare 404."""
+    if request.method == "POST" and selectors.round_was_deleted(evening=evening, number=number):
+        return _conflict(request, evening, number)
+    return None
+
+
+def _conflict(request, evening: Evening, number: int, *, back: str = "calculator:evening_round_edit"):
+    """Someone changed the round first: back to `back` on the round as it is now (a correction
+    to its form, a delete to the round itself, so a delete is never turned into an edit), or to
+    the evening when the round is gone."""
+    messages.warning(request, _("有人刚改过这一局（或删了它）。下面是现在的样子，请再看一遍。"))
+    if Round.objects.filter(evening=evening, number=number).exists():
+        return redirect(back, token=evening.token, number=number)
+    return redirect("calculator:evening_detail", token=evening.token)
+
+
+@require_POST
+@editing
+def round_edit_confirm(request, evening: Evening, number: int):
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
+    round_ = round_or_404(evening, number)
+    form = CorrectionConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("修改没有保存：表单不完整，请重新改一次。"))
+        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    try:
+        services.round_correct(round=round_, record=form.cleaned_data["record"],
+                               expected_version=form.cleaned_data["version"], by=me(request, evening))
+    except services.RoundVersionConflict:
+        return _conflict(request, evening, number)
+    except RecordInvalid as invalid:
+        messages.error(request, "; ".join(p.message for p in invalid.problems))
+        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    messages.success(request, _("第{number}局改好了，总分已经跟着变了。").format(number=number))
+    return redirect("calculator:evening_detail", token=evening.token)
+
+
+@require_http_methods(["GET", "POST"])
+@editing
+def round_delete(request, evening: Evening, number: int):
+    """删一局: a confirmation page, then the delete; the round stays readable in the history."""
+    if gone := _deleted_meanwhile(request, evening, number):
+        return gone
+    round_ = round_or_404(evening, number)
+    if request.method == "POST":
+        form = VersionForm(request.POST)
+        if form.is_valid():
+            try:
+                services.round_delete(round=round_, expected_version=form.cleaned_data["version"],
+                                      by=me(request, evening))
+            except services.RoundVersionConflict:
+                return _conflict(request, evening, number, back="calculator:evening_round")
+            messages.success(request, _("第{number}局删掉了（历史里还能看到）。").format(number=number))
+            return redirect("calculator:evening_detail", token=evening.token)
+    names = selectors.evening_names(evening=evening)
+    context = {**base_context(request, evening), "round": round_, "row": selectors.round_row(round_, names),
+               "changes": selectors.round_correction_preview(round_=round_, after_net=[0] * len(names)),
+               "payments": selectors.evening_payment_count(evening=evening)}
+    response = render(request, "calculator/evening/round_delete.html", context)
+    return refused(response) if request.method == "POST" else response
+
+
+@require_GET
+@editing
+def round_receipt_pdf(request, evening: Evening, number: int):
+    round_ = round_or_404(evening, number)
+    pdf = render_pdf("calculator/pdf/receipt.html", receipt_context(selectors.stored_settlement(round_)),
+                     request=request)
+    return pdf_response(pdf, f"zhuoji-round-{number}.pdf")

@@ -1,0 +1,376 @@
+"""RoundEntry: form data in, the exact RULES §3 record out, and every problem in its place."""
+import random
+from decimal import Decimal
+
+import pytest
+from django.http import QueryDict
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calculator.entry.forms import RoundForm
+from calculator.entry import RoundEntry
+from calculator.scoring import PRESETS, parse_record
+from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
+from tests.scoring.random_rounds import random_record
+
+
+def as_query(data: dict) -> QueryDict:
+    """What request.POST would hold for this data."""
+    query = QueryDict(mutable=True)
+    for key, value in data.items():
+        query.setlist(key, value if isinstance(value, list) else [value])
+    return query
+
+
+def entry_for(record: dict, **kwargs) -> RoundEntry:
+    return RoundEntry(as_query(record_to_post_data(record, kwargs.get("prefix"))),
+                      players=len(record["seats"]), **kwargs)
+
+
+def broken(name: str, change) -> RoundEntry:
+    record = load_example(name)
+    change(record)
+    entry = entry_for(record)
+    assert not entry.is_valid()
+    return entry
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_form_data_of_each_worked_example_builds_its_exact_record(name):
+    record = load_example(name)
+
+    entry = entry_for(record)
+
+    assert entry.is_valid(), [slot.messages for slot in entry.slots]
+    assert entry.record == parse_record(record).to_dict()
+    assert entry.settlement.net == expected(name)["net"]
+    assert entry.settlement.next_dealer == expected(name)["next_dealer"]
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_a_prefixed_entry_reads_prefixed_data(name):
+    record = load_example(name)
+
+    entry = entry_for(record, prefix="round")
+
+    assert entry.is_valid()
+    assert entry.record == parse_record(record).to_dict()
+
+
+def test_fixed_rules_stake_and_names_are_not_fields_and_win_over_the_data():
+    record = load_example("E6")  # 安顺
+    data = record_to_post_data(record)
+    data.update({"preset": "guiyang", "stake": "100", "seat0-name": "冒充"})
+
+    entry = RoundEntry(as_query(data), names=["老王", "小李", "阿珍", "张哥"], rules=PRESETS["anshun"],
+                       stake=Decimal("2"))
+
+    assert not {"preset", "jian_dou_san", "stake"} & set(entry.round_form.fields)
+    assert all("name" not in seat.form.fields for seat in entry.seats)
+    assert entry.is_valid()
+    assert entry.record["preset"] == "anshun" and entry.record["stake"] == "2"
+    assert [s["name"] for s in entry.record["seats"]] == ["老王", "小李", "阿珍", "张哥"]
+    assert entry.settlement.net == expected("E6")["net"]
+    assert [str(m) for m in entry.settlement.money] == ["146", "-58", "-54", "-34"]
+
+
+def test_options_that_differ_from_the_preset_go_into_the_record():
+    data = record_to_post_data(load_example("E1"))
+    data["jian_dou_san"] = "on"
+
+    entry = RoundEntry(as_query(data))
+
+    assert entry.is_valid()
+    assert entry.record["options"] == {"jian_dou_san": True}
+    assert entry.settlement.net == [18, -3, -8, -7]  # each 豆 is worth 3 (见豆三)
+
+
+def test_initial_record_prefills_every_part_for_a_correction():
+    record = load_example("E3")
+
+    entry = RoundEntry(initial=record)
+
+    form = entry.round_form
+    assert (form["dealer"].value(), form["result"].value(), form["win_tile"].value()) == (3, "discard", "7p")
+    assert (form["from_seat"].value(), form["hot_kong"].value(), form["turned"].value()) == (3, "5p", "3m")
+    assert (form["first_yaoji_seat"].value(), form["first_yaoji_claimed_by"].value()) == (2, 0)
+    east = entry.seats[0]
+    assert east.form["concealed"].value() == "222m444p888s77p"
+    assert [(m["kind"].value(), m["tile"].value(), m["from_seat"].value()) for m in east.melds.forms][:1] == [
+        ("pong", "1s", 2)]
+    assert east.meld_summary == "碰 1条"
+    assert entry.seat_previews[0].standing.status == "won"
+
+
+def test_three_players_from_an_initial_record():
+    entry = RoundEntry(initial=load_example("E8"))
+
+    assert entry.players == 3 and len(entry.seats) == 3
+    assert entry.names == ["东", "南", "西"]
+
+
+def test_seat_previews_give_count_standing_pattern_and_waits():
+    entry = entry_for(load_example("E1"))
+
+    east, south, west, _north = entry.seat_previews
+    assert (east.count_text, east.standing.status, east.standing.pattern, east.is_dealer) == ("14/14", "won", "平胡", True)
+    assert (south.count_text, south.standing.status) == ("13/13", "ready")
+    assert [w.code for w in south.standing.waits] == ["4s", "7s"]
+    assert west.standing.status == "not_ready"
+    assert [c.code for c in south.discard_chips] == ["6m"]
+
+
+def test_typed_notation_may_use_the_tiles_names():
+    record = load_example("E1")
+    data = record_to_post_data(record)
+    data["seat1-concealed"] = "123万 456筒 678饼 22条 56索"
+
+    entry = RoundEntry(as_query(data))
+
+    assert entry.is_valid()
+    assert entry.record["seats"][1]["concealed"] == "123m456678p2256s"
+
+
+def test_a_short_hand_is_a_problem_of_that_seat_and_nothing_is_settled():
+    entry = broken("E1", lambda r: r["seats"][1].update(concealed="123m456p678p22s5s"))
+
+    assert entry.record is None and entry.settlement is None
+    assert entry.seats[1].hand_slot.messages == ["南 有 12 张牌，应该是 13 张（杠按三张算）。"]
+    assert entry.seat_previews[1].has_problems and not entry.seat_previews[0].has_problems
+    assert entry.non_seat_problems == []
+
+
+def test_bad_notation_is_reported_on_the_hand():
+    entry = broken("E1", lambda r: r["seats"][2].update(concealed="1m9m2p8p3p7p4s6s9s9s5p8s3x"))
+
+    assert "“x” 不是牌的写法" in entry.seats[2].hand_slot.messages[0]
+    assert entry.seat_previews[2].standing.status == "syntax"
+
+
+def test_a_ping_hu_on_a_discard_without_a_dou_is_a_problem_of_the_melds():
+    entry = broken("E1", lambda r: r["seats"][0].update(
+        concealed="234m567m345s11s999p", melds=[]))
+
+    assert entry.seats[0].meld_slot.messages == ["平胡要有豆（杠）作通行证才能胡别人打的牌，不然只能自摸。"]
+
+
+def test_a_problem_with_one_meld_names_its_row():
+    def pong_from_self(record):
+        record["seats"][2]["melds"][0]["from"] = 2
+
+    entry = broken("E7", pong_from_self)
+
+    assert entry.seats[2].meld_slot.messages == ["第 1 个副露：碰不能碰杠自己打出的牌。"]
+
+
+def test_half_filled_meld_rows_are_the_forms_own_problem():
+    data = record_to_post_data(load_example("E1"))
+    data["seat1-melds-0-kind"] = "pong"
+
+    entry = RoundEntry(as_query(data))
+
+    assert not entry.is_valid()
+    assert entry.seats[1].meld_slot.messages == ["第 1 个副露：选一下是哪张牌。"]
+
+
+def test_outcome_problems_go_to_the_outcome_and_name_the_seat():
+    entry = broken("E3", lambda r: r["outcome"].update(hot_kong="6p"))
+
+    assert entry.slots_round["outcome"].messages == ["北：热炮：点炮者没有 6筒 的杠。"]
+    assert entry.non_seat_problems == entry.slots_round["outcome"].messages
+
+
+def test_a_win_needs_a_winner_a_tile_and_a_discarder():
+    data = record_to_post_data(load_example("E1"))
+    data.update({"winners": [], "win_tile": "", "from_seat": ""})
+
+    entry = RoundEntry(as_query(data))
+
+    assert not entry.is_valid()
+    assert entry.slots_round["outcome"].messages == [
+        "选一下谁胡了（没人胡就选“荒庄”）。", "选一下胡的是哪张牌。", "选一下谁点的炮（自己摸的就选“自摸”）。"]
+
+
+def test_first_yaoji_problems_go_to_the_chickens():
+    entry = broken("E1", lambda r: r["seats"][3].update(discards=""))
+
+    assert entry.slots_round["chickens"].messages == ["北：第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
+
+
+def test_too_many_of_a_tile_is_a_round_problem():
+    entry = broken("E1", lambda r: r.update(turned="1s") or r["seats"][2].update(discards="1s1s"))
+
+    assert any("一副牌每种只有四张" in m for m in entry.non_seat_problems)
+
+
+def test_the_live_preview_does_not_scold_seats_not_entered_yet():
+    data = record_to_post_data(load_example("E1"))
+    data["seat3-concealed"] = ""
+
+    entry = RoundEntry(as_query(data), live=True)
+
+    assert not entry.is_valid()
+    north = entry.seat_previews[3]
+    assert (north.standing.status, north.problems, north.count_text) == ("empty", [], "0/13")
+    assert entry.problem_count == 0  # the bar asks for the rest instead of counting it as an error
+
+
+def test_the_live_preview_shows_a_short_hand_by_its_count_and_the_submit_reports_it():
+    data = record_to_post_data(load_example("E1"))
+    data["seat1-concealed"] = "123m456p"  # 南 is still tapping in
+
+    live, submitted = RoundEntry(as_query(data), live=True), RoundEntry(as_query(data))
+
+    south = live.seat_previews[1]
+    assert (south.count_text, south.standing.text, south.problems) == ("6/13", "还差 7 张", [])
+    assert not south.has_problems
+    assert live.problem_count == 0 and not live.is_valid()  # the bar asks for the rest, it counts no error
+    assert submitted.seat_previews[1].problems == ["南 有 6 张牌，应该是 13 张（杠按三张算）。"]
+    assert submitted.seat_previews[1].has_problems and submitted.problem_count == 1
+
+
+def test_the_live_preview_still_scolds_a_hand_with_too_many_tiles():
+    data = record_to_post_data(load_example("E1"))
+    data["seat1-concealed"] += "9m"
+
+    south = RoundEntry(as_query(data), live=True).seat_previews[1]
+
+    assert (south.count_text, south.standing.status) == ("14/13", "long")
+    assert south.problems == ["南 有 14 张牌，应该是 13 张（杠按三张算）。"]
+
+
+def test_a_draft_switched_to_three_players_keeps_the_first_three_seats_and_drops_the_fourth():
+    record = load_example("E1")
+    data = record_to_post_data(record)
+    data.update({"seat0-name": "老王", "seat3-name": "张哥", "dealer": "3", "winners": ["0", "3"],
+                 "from_seat": "3", "first_yaoji_seat": "3", "seat1-melds-0-kind": "pong",
+                 "seat1-melds-0-tile": "9s", "seat1-melds-0-from_seat": "3"})
+
+    entry = RoundEntry(as_query(data), players=3, draft=True)
+
+    assert entry.players == 3 and entry.names == ["老王", "南", "西"]
+    assert [seat.value("concealed") for seat in entry.seats] == [s["concealed"] for s in record["seats"][:3]]
+    form = entry.round_form
+    assert (form["dealer"].value(), form["winners"].value(), form["from_seat"].value()) == ("0", ["0"], None)
+    assert form["first_yaoji_seat"].value() is None
+    assert entry.seats[1].meld_values()[0] == ("pong", "9s")
+    assert entry.seats[1].melds.forms[0]["from_seat"].value() is None
+    assert not any(key.startswith("seat3-") for key in entry.data)
+
+
+def test_a_draft_switched_to_four_players_adds_an_empty_fourth_seat_without_scolding_it():
+    record = load_example("E8")  # three players
+    data = record_to_post_data(record)
+
+    entry = RoundEntry(as_query(data), players=4, draft=True)
+
+    assert entry.players == 4 and entry.names == ["东", "南", "西", "北"]
+    north = entry.seat_previews[3]
+    assert (north.count_text, north.standing.status, north.problems) == ("0/13", "empty", [])
+    assert len(entry.seats[3].melds.forms) == 4
+    assert [s.value("concealed") for s in entry.seats[:3]] == [s["concealed"] for s in record["seats"]]
+    assert entry.non_seat_problems == [] and entry.problem_count == 0
+
+
+def test_tampered_choices_are_refused_without_a_crash():
+    data = record_to_post_data(load_example("E1"))
+    data["win_tile"] = "0z"
+
+    entry = RoundEntry(as_query(data))
+
+    assert not entry.is_valid()
+    assert entry.round_form.errors["win_tile"]
+    assert entry.non_seat_problems == ["有的选项不认识，请重新选一下。"]
+
+
+def test_each_form_renders_through_its_crispy_helper():
+    from django.template import Context, Template
+
+    entry = entry_for(load_example("E3"))
+    template = Template("{% load crispy_forms_tags %}{% crispy form %}")
+    for form in (entry.round_form, entry.seats[0].form, entry.seats[0].melds.forms[0]):
+        html = template.render(Context({"form": form}))
+        assert "<form" not in html and "csrfmiddlewaretoken" not in html
+        assert all(f'name="{form.add_prefix(name)}"' in html for name in form.fields)
+
+
+# -- the live preview reads the same round as the page ------------------------------------------
+
+MELD_VALUES = ["", "pong", "men", "dian", "zhuanwan", "1s", "9p", "0", "2", "9", "on", "false", " ", "x"]
+MELD_KEYS = ["kind", "tile", "from_seat", "late", "TOTAL_FORMS", "INITIAL_FORMS"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), meld_edits=st.lists(st.tuples(
+    st.integers(0, 3), st.integers(0, 5), st.sampled_from(MELD_KEYS), st.sampled_from(MELD_VALUES)), max_size=6))
+def test_the_live_preview_finds_the_same_record_and_problems_as_the_submit(seed, meld_edits):
+    """The live entry leaves out meld rows without data; the submitted one builds all four."""
+    record = random_record(random.Random(seed))
+    data = record_to_post_data(record)
+    for seat, row, name, value in meld_edits:
+        if seat < len(record["seats"]):
+            key = f"seat{seat}-melds-{name}" if name.endswith("FORMS") else f"seat{seat}-melds-{row}-{name}"
+            data[key] = value
+    players = len(record["seats"])
+
+    submitted = RoundEntry(as_query(data), players=players)
+    live = RoundEntry(as_query(data), players=players, live=True)
+
+    assert live.is_valid() == submitted.is_valid()
+    assert live.record == submitted.record
+    assert [slot.messages for slot in live.slots] == [slot.messages for slot in submitted.slots]
+    hidden = 0
+    for seat_live, seat_submitted in zip(live.seat_previews, submitted.seat_previews):
+        assert (seat_live.count_text, seat_live.standing, seat_live.input_id) == (
+            seat_submitted.count_text, seat_submitted.standing, seat_submitted.input_id)
+        # While typing, a hand not entered yet or still short shows its count, not the red problem.
+        if seat_live.standing.status in ("empty", "short"):
+            assert seat_live.problems == []
+            hidden += len(seat_submitted.problems)
+        else:
+            assert seat_live.problems == seat_submitted.problems
+    assert live.problem_count == submitted.problem_count - hidden
+
+
+def test_the_page_draws_its_forms_and_the_live_preview_builds_none():
+    data = record_to_post_data(load_example("E1"))  # 东 has one meld, 南 none
+
+    drawn, live = RoundEntry(as_query(data)), RoundEntry(as_query(data), live=True)
+
+    assert [len(seat.melds.forms) for seat in drawn.seats] == [4, 4, 4, 4]
+    assert live.round_form is None and all(seat.form is seat.melds is None for seat in live.seats)
+    assert [seat.meld_values()[:1] for seat in live.seats] == [[("men", "9p")], [("", "")], [("", "")], [("", "")]]
+    assert live.record == drawn.record
+
+
+# -- each form's fields are its own --------------------------------------------------------------
+
+
+def test_setting_one_forms_choices_leaves_the_others_alone():
+    first = RoundForm(names=["甲", "乙", "丙", "丁"], fixed_rules=False, fixed_stake=False)
+    second = RoundForm(names=["东", "南", "西", "北"], fixed_rules=False, fixed_stake=False)
+    first.fields["dealer"].widget.attrs["class"] = "changed"
+
+    assert [label for _, label in first.fields["dealer"].choices] == ["甲", "乙", "丙", "丁"]
+    assert [label for _, label in second.fields["dealer"].widget.choices] == ["东", "南", "西", "北"]
+    assert "class" not in second.fields["dealer"].widget.attrs
+    assert "class" not in RoundForm.base_fields["dealer"].widget.attrs
+
+
+def test_while_hands_are_typed_in_the_preview_does_not_ask_who_won_yet():
+    """The page asks for the hands first and who won after: no red outcome questions while a
+    hand is under 13 tiles; once every hand is in, the preview asks, and a submit always does."""
+    data = record_to_post_data(load_example("E1"))
+    data.update({"winners": [], "win_tile": "", "from_seat": ""})
+    typing = dict(data, **{"seat2-concealed": "123m"})
+
+    live = RoundEntry(as_query(typing), live=True)
+    assert not live.is_valid()
+    assert live.slots_round["outcome"].messages == [] and live.problem_count == 0
+
+    asked = RoundEntry(as_query(data), live=True)
+    assert not asked.is_valid()
+    assert "选一下谁胡了（没人胡就选“荒庄”）。" in asked.slots_round["outcome"].messages
+    submitted = RoundEntry(as_query(typing))
+    assert not submitted.is_valid()
+    assert "选一下谁胡了（没人胡就选“荒庄”）。" in submitted.slots_round["outcome"].messages

@@ -1,0 +1,350 @@
+"""The JSON API: POST /api/settle answers the settlement of RULES §6, or 4xx with errors — never 500.
+
+No test here touches the database: the API is stateless, and pytest-django would fail any test
+that reached for it.
+"""
+import copy
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+EXPECTED = json.loads((EXAMPLES / "expected.json").read_text())
+E1 = json.loads((EXAMPLES / "E1.json").read_text())
+SETTLE = reverse("calculator:api_settle")
+RECEIPT = reverse("calculator:api_receipt_pdf")
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def post(client, data, *, url=SETTLE, content_type="application/json", **extra):
+    body = data if isinstance(data, (str, bytes)) else json.dumps(data, ensure_ascii=False)
+    return client.post(url, body, content_type=content_type, **extra)
+
+
+def codes(response) -> list[str]:
+    return [e["code"] for e in response.json()["errors"]]
+
+
+# -- settling the worked examples -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_worked_example_settles_to_its_expected_net_and_next_dealer(client, name):
+    response = post(client, example(name))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    body = response.json()
+    assert body["net"] == EXPECTED[name]["net"]
+    assert body["next_dealer"] == EXPECTED[name]["next_dealer"]
+    assert sum(body["net"]) == 0
+    assert set(body) >= {"net", "matrix", "items", "money", "hands", "next_dealer"}
+
+
+def test_chinese_in_the_settlement_is_sent_as_utf8_not_escaped(client):
+    response = post(client, example("E1"))
+
+    assert "闷豆".encode() in response.content
+    assert b"\\u" not in response.content
+
+
+def test_money_is_net_times_stake_as_decimal_strings(client):
+    body = post(client, example("E8")).json()
+
+    assert [Decimal(m) for m in body["money"]] == [Decimal("-6.5"), Decimal("-9.5"), Decimal("16")]
+
+
+def test_the_api_needs_no_csrf_token(client):
+    strict = Client(enforce_csrf_checks=True)
+
+    assert post(strict, example("E1")).status_code == 200
+
+
+# -- rejected records -----------------------------------------------------------------------
+
+
+def test_a_record_that_breaks_the_rules_answers_400_with_every_problem_code(client):
+    record = example("E1")
+    record["seats"][0]["concealed"] = "234m567m345s19s"  # no longer a complete hand
+    record["seats"][1]["concealed"] = "123m"  # too few tiles
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    assert {"not_winning", "tile_count"} <= set(codes(response))
+    for error in response.json()["errors"]:
+        assert set(error) == {"code", "seat", "field", "message"}
+
+
+def test_problem_messages_are_in_chinese_by_default(client):
+    record = example("E1")
+    record["dealer"] = 7
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["code"] == "bad_seat"
+    assert error["message"] == "7 不是这桌的座位（0–3）。"
+
+
+def test_a_win_without_a_pass_is_rejected_with_needs_dou(client):
+    record = example("E1")
+    record["seats"][0]["melds"] = [{"type": "pong", "tile": "9p", "from": 1}]
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    assert "needs_dou" in codes(response)
+
+
+# -- requests that are not a record ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", ["{", "{'preset': 'guiyang'}", " ", "[1,]", "NaN", "{\"stake\": Infinity}",
+                                  "{\"stake\": 1e999}"])
+def test_malformed_json_answers_400_bad_record(client, body):
+    response = post(client, body)
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_record"]
+
+
+def test_an_empty_body_answers_4xx(client):
+    response = client.post(SETTLE)
+
+    assert 400 <= response.status_code < 500
+    assert response.json()["errors"]
+
+
+def test_bytes_that_are_not_utf8_answer_400(client):
+    response = post(client, b'{"preset": "\xff\xfe"}')
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_record"]
+
+
+@pytest.mark.parametrize("value", [[], [E1], "E1", 1, 1.5, None, True])
+def test_json_that_is_not_an_object_answers_400(client, value):
+    response = post(client, value)
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_record"]
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+     "application/json; charset=latin-1", "application/jsonx"],
+)
+def test_a_body_that_is_not_json_answers_415(client, content_type):
+    response = post(client, json.dumps(E1), content_type=content_type)
+
+    assert response.status_code == 415
+    assert codes(response) == ["bad_content_type"]
+
+
+def test_json_with_an_explicit_utf8_charset_is_fine(client):
+    response = post(client, example("E1"), content_type="application/json; charset=UTF-8")
+
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("url", [SETTLE, RECEIPT])
+@pytest.mark.parametrize("method", ["get", "put", "delete", "patch"])
+def test_other_methods_answer_405_with_allow_post(client, url, method):
+    response = getattr(client, method)(url)
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert codes(response) == ["bad_method"]
+
+
+@pytest.mark.parametrize("url", [SETTLE, RECEIPT])
+def test_a_body_over_the_upload_cap_answers_413(client, settings, url):
+    record = example("E1")
+    record["padding"] = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+
+    response = post(client, record, url=url)
+
+    assert response.status_code == 413
+    assert codes(response) == ["too_large"]
+
+
+def test_a_nested_list_bomb_answers_400(client):
+    depth = 100_000  # 200 kB of brackets, under the upload cap
+    response = post(client, "[" * depth + "]" * depth)
+
+    assert response.status_code == 400
+
+
+def test_a_record_nested_deeper_than_any_record_answers_400(client):
+    record = example("E1")
+    nested = "东"
+    for _ in range(200):
+        nested = [nested]
+    record["seats"][0]["name"] = nested
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "field, raw",
+    [
+        ("dealer", "1" + "0" * 4000),  # an int just under Python's 4300-digit limit
+        ("dealer", "1" + "0" * 5000),  # over it: json refuses to read it
+        ("dealer", "-1e999"),
+        ("stake", "1e999"),
+        ("stake", "1e-999"),
+        ("stake", '"1e999999"'),
+        ("turned", "123456789012345678901234567890"),
+    ],
+)
+def test_huge_numbers_answer_400(client, field, raw):
+    record = example("E1")
+    record[field] = "@@"
+    body = json.dumps(record).replace('"@@"', raw)
+
+    response = post(client, body)
+
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("name", ["东\x00", "\x00", "a\x00b"])
+def test_a_nul_character_answers_400(client, name):
+    record = example("E1")
+    record["seats"][0]["name"] = name
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_record"]
+
+
+def test_a_lone_surrogate_answers_400(client):
+    body = json.dumps(E1).replace('"name": "\\u4e1c"', '"name": "\\ud800"')
+    assert "\\ud800" in body
+
+    response = post(client, body)
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_record"]
+
+
+def test_a_lone_surrogate_in_a_tile_answers_400(client):
+    body = json.dumps(E1).replace('"turned": "5m"', '"turned": "\\udfff"')
+
+    response = post(client, body)
+
+    assert response.status_code == 400
+
+
+# -- fuzzing: any JSON gets 200 or 4xx, and every 200 sums to zero ---------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5)
+    ),
+    max_leaves=25,
+)
+
+
+def paths_of(value, prefix=()):
+    """Every key path into a JSON value, parents before children."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from paths_of(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from paths_of(child, (*prefix, index))
+
+
+E1_PATHS = [path for path in paths_of(E1) if path]
+DROP = object()
+
+
+def mutated(record, mutations):
+    """`record` with each (path, value) applied: the key dropped, or its value replaced."""
+    record = copy.deepcopy(record)
+    for path, value in mutations:
+        parent = record
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]]  # the path must still exist after earlier mutations
+        except (KeyError, IndexError, TypeError):
+            continue
+        if not isinstance(parent, (dict, list)):  # an earlier mutation made it a string
+            continue
+        if value is DROP:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = value
+    return record
+
+
+tile_texts = st.text(alphabet="123456789mps ", max_size=20)
+# Values a record really holds somewhere, so that more mutants stay valid and reach the scorer.
+plausible = st.sampled_from(
+    [None, True, False, 0, 1, 2, 3, "0.5", "2", "", "hard", "soft", "men", "dian", "zhuanwan", "pong",
+     "draw", "win", "anshun", "xingyi", "1s", "5m", "9p"]
+)
+mutations = st.lists(
+    st.tuples(st.sampled_from(E1_PATHS), st.just(DROP) | plausible | json_values | tile_texts),
+    min_size=1, max_size=4,
+)
+
+
+def assert_answer_is_sound(response):
+    event(f"status {response.status_code}")
+    assert response.status_code == 200 or 400 <= response.status_code < 500, response.content[:300]
+    if response.status_code == 200:
+        body = response.json()
+        assert sum(body["net"]) == 0
+        assert [sum(row) - sum(col) for row, col in zip(body["matrix"], zip(*body["matrix"]))] == [
+            -n for n in body["net"]
+        ]
+    else:
+        assert response.json()["errors"]
+
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(value=json_values)
+def test_any_json_value_answers_200_or_4xx(value):
+    response = post(Client(), json.dumps(value))
+
+    assert_answer_is_sound(response)
+
+
+@FUZZ
+@given(changes=mutations)
+def test_any_mutation_of_a_valid_record_answers_200_or_4xx(changes):
+    response = post(Client(), mutated(E1, changes))
+
+    assert_answer_is_sound(response)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changes=mutations)
+def test_any_mutation_posted_for_a_receipt_answers_a_pdf_or_4xx(changes):
+    response = post(Client(), mutated(E1, changes), url=RECEIPT)
+
+    assert response.status_code == 200 or 400 <= response.status_code < 500
+    if response.status_code == 200:
+        assert response.content.startswith(b"%PDF-")

@@ -14,7 +14,7 @@ def _after_draw(record: RoundRecord, hands: tuple[SeatAnalysis, ...]) -> int:
     ready = [h.seat for h in hands if h.ready]
     if rule == "stay" or len(ready) in (0, players):
         return dealer
-    if len(ready) == 3:
+    if len(ready) == players - 1:  # all but one ready, also at three seats: the odd one out deals
         return next(s for s in range(players) if s not in ready)
     if rule == "anshun":
         if len(ready) == 1:

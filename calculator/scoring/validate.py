@@ -115,9 +115,7 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
             outcome.is_self_draw or outcome.hot_kong is not None or outcome.robbed
             or record.seats[outcome.from_seat].declared is not None
             or rules.pass_dou == "off" or reading.pattern != "ping_hu"
-            # A declarer's hand is worth its bonus on top (安顺 scores 天听 as 清一色): above 平胡.
-            or record.seats[seat].declared is not None
-        )
+        )  # a declaration is not a pattern: a declared 平胡 still needs its pass (R15)
         passes = PASS_KINDS[rules.pass_dou]
         if not exempt and not any(m.kind in passes for m in record.seats[seat].kongs):
             found.append(problem("needs_dou", _("平胡要有豆（杠）作通行证才能胡别人打的牌，不然只能自摸。"),

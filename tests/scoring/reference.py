@@ -224,6 +224,32 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     return net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)
 
 
+def reference_needs_pass(data: dict[str, Any], rules) -> list[int]:
+    """The winners R15 rejects (`needs_dou`), read from R15 alone: a 平胡 on an ordinary discard
+    (not 热炮, not 抢杠, not a declarer's discard) without a 豆 of a kind `pass_dou` accepts. The
+    winner's own declaration changes nothing: it is not a pattern."""
+    out = data["outcome"]
+    source = out.get("from") if out["type"] == "win" else None
+    if source is None or out.get("hot_kong") or out.get("robbed") or rules.pass_dou == "off":
+        return []
+    if data["seats"][source].get("declared"):
+        return []
+    kinds = {"any": {"men", "zhuanwan", "dian"}, "men_or_zhuanwan": {"men", "zhuanwan"}}[rules.pass_dou]
+    rejected = []
+    for w in out["winners"]:
+        raw = data["seats"][w["seat"]]
+        melds = _melds(raw)
+        found = naive_patterns(counts_of(raw.get("concealed", "")),
+                               [kind_index(m["tile"]) for m in melds])
+        # Equal points: the higher pattern of R7 (RULE-DECISIONS #2), so 平胡 only when it alone is best.
+        best = max(rules.patterns[p] for p in found)
+        plain = [p for p in found if rules.patterns[p] == best] == ["ping_hu"]
+        has_pass = any(m["type"] == "kong" and m.get("kind") in kinds for m in melds)
+        if plain and not has_pass:
+            rejected.append(w["seat"])
+    return rejected
+
+
 def _turned_chickens(data: dict, rules) -> set[str]:
     turned = data.get("turned")
     if not turned:
@@ -258,7 +284,7 @@ def _chicken_worth(data: dict, rules, seat: int) -> int:
 def _dealer_after_draw(rule: str, dealer: int, ready: list[int], n: int) -> int:
     if rule == "stay" or len(ready) in (0, n):
         return dealer
-    if len(ready) == 3:
+    if len(ready) == n - 1:  # R34: "3 ready" is all but one, so two of three too
         return next(s for s in range(n) if s not in ready)
     if rule == "anshun":
         if len(ready) == 1:

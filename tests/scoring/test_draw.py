@@ -96,13 +96,16 @@ def test_r34_dealer_after_a_draw(preset, dealer, ready, expected):
 
 @pytest.mark.parametrize("preset, dealer, ready, expected", [
     ("anshun", 0, "1", 1),
-    ("anshun", 0, "12", 1),    # dealer not ready: the ready seat nearest after it
-    ("anshun", 2, "01", 0),
+    # Two ready of three is "all but one ready" (R34): the seat not ready deals, under both rules.
+    ("anshun", 0, "12", 0),    # the dealer itself is the one not ready
+    ("anshun", 1, "12", 0),    # not the ready dealer (the two-ready rule would keep seat 1)
+    ("anshun", 2, "01", 2),
     ("anshun", 0, "012", 0),   # all three ready: stays
-    ("xingyi", 0, "1", 0),     # 上家 of seat 1
+    ("xingyi", 0, "1", 0),     # only one ready: 上家 of seat 1
     ("xingyi", 0, "2", 1),
-    ("xingyi", 1, "02", 0),    # the dealer's 上家
-    ("xingyi", 0, "12", 2),
+    ("xingyi", 0, "02", 1),    # not the dealer's 上家 (seat 2)
+    ("xingyi", 1, "02", 1),
+    ("xingyi", 0, "12", 0),
     ("guiyang", 1, "2", 1),
 ])
 def test_r34_dealer_after_a_draw_with_three_players(preset, dealer, ready, expected):

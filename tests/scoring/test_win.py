@@ -289,23 +289,35 @@ def test_r15_a_declarers_discard_needs_no_pass(preset, declared, net):
     assert item_set(s, "bao.kill") == [(2, 0, net[0] - 1, "bao.kill", "R31")]
 
 
+@pytest.mark.parametrize(("preset", "declared"), [
+    ("guiyang", "hard"), ("anshun", "soft"), ("xingyi", "hard"),
+])
+def test_r15_a_declared_ping_hu_still_needs_a_pass(preset, declared):
+    # R15: a declaration is not a pattern, so a declared 平胡 on an ordinary discard needs a 豆
+    # like any 平胡 (RULE-DECISIONS #2 let it through until the rules said otherwise).
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")), preset=preset)
+    data["seats"][0]["declared"] = declared
+    assert codes(data) == [("needs_dou", 0)]
+
+
 @pytest.mark.parametrize(("preset", "declared", "value"), [
     ("guiyang", "hard", 1 + 20),
     ("anshun", "soft", 1 + 10),
     ("xingyi", "hard", 1 + 10),
 ])
-def test_r15_a_declared_ping_hu_needs_no_pass(preset, declared, value):
-    # RULE-DECISIONS #2: a declarer's hand is worth 平胡 + its bonus (安顺 counts 天听 as 清一色),
-    # so it is "above 平胡" and may win on a discard without a 豆. V = 1 + bonus, paid by seat 2.
-    data = record([PING_BARE, READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")), preset=preset)
+def test_r15_a_declared_ping_hu_with_a_pass_wins_on_a_discard(preset, declared, value):
+    # The same hand with a 闷豆 of 7条: V = 平胡 1 + the declarer's bonus, paid by the discarder.
+    data = record(["123m456p789p88m M7s", READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")), preset=preset)
     data["seats"][0]["declared"] = declared
     s = settle_record(data)
     assert item_set(s, "hu.discard") == [(2, 0, value, "hu.discard", "R11")]
 
 
-def test_r15_the_same_ping_hu_undeclared_still_needs_a_pass():
-    data = record([PING_BARE, READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")))
-    assert codes(data) == [("needs_dou", 0)]
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r15_a_declared_ping_hu_may_self_draw_without_a_pass(preset):
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), preset=preset)
+    data["seats"][0]["declared"] = "soft"
+    assert settle_record(data).hands[0].pattern == "ping_hu"
 
 
 @pytest.mark.parametrize("preset", PRESETS)

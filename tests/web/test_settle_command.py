@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+
+from calculator.scoring import rules_for
+from tests.scoring.random_rounds import random_record
+from tests.scoring.reference import reference_needs_pass, reference_settle
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data" / "examples"
@@ -117,3 +122,59 @@ def test_a_missing_file_is_an_error():
     done = settle("/nonexistent/round.json")
     assert done.returncode != 0
     assert "cannot read" in done.stderr
+
+
+def _r15_and_r34_records(plain: int, passless: int) -> list[dict]:
+    """`plain` random legal records, then `passless` discard wins dealt without passes
+    (`pass_dou: off`) and put back under their preset's pass rule, half with the winners declared
+    (R15: a declared 平胡 still needs its pass)."""
+    rng = random.Random(1315)
+    records, extra = [], []
+    while len(records) < plain or len(extra) < passless:
+        data = random_record(rng)
+        outcome = data["outcome"]
+        if data["options"].get("pass_dou") == "off" and outcome["type"] == "win" and outcome["from"] is not None:
+            if len(extra) < passless:
+                del data["options"]["pass_dou"]
+                if len(extra) % 2:
+                    for winner in outcome["winners"]:
+                        data["seats"][winner["seat"]]["declared"] = rng.choice(("hard", "soft"))
+                extra.append(data)
+        elif len(records) < plain:
+            records.append(data)
+    # Every three-seat draw again under both R34 rules that move the deal, from every dealer: the
+    # two-ready ones are the case R34 now spells out.
+    dealers = [
+        {**data, "dealer": dealer, "options": {**data["options"], "draw_dealer": rule}}
+        for data in records if data["outcome"]["type"] == "draw" and len(data["seats"]) == 3
+        for rule in ("anshun", "xingyi") for dealer in range(3)
+    ]
+    return records + extra + dealers
+
+
+def test_jsonl_agrees_with_r15_and_r34_as_the_reference_reads_them(tmp_path):
+    records = _r15_and_r34_records(300, 100)
+    path = tmp_path / "random.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    done = settle("--jsonl", str(path))
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(results) == len(records)
+    rejected = three_seat_draws = declared_rejected = 0
+    for data, result in zip(records, results):
+        rules, _ = rules_for(data["preset"], data["options"])
+        expected = reference_needs_pass(data, rules)
+        if expected:
+            assert {(e["code"], e["seat"]) for e in result.get("errors", [])} == {
+                ("needs_dou", seat) for seat in expected}, data
+            rejected += 1
+            declared_rejected += any(data["seats"][s].get("declared") for s in expected)
+            continue
+        assert "errors" not in result, (data, result)
+        net, next_dealer = reference_settle(data, rules)
+        assert (result["net"], result["next_dealer"]) == (net, next_dealer), data
+        ready = [h["status"] != "not_ready" for h in result["hands"]]
+        three_seat_draws += (len(ready) == 3 and data["outcome"]["type"] == "draw" and sum(ready) == 2
+                             and rules.draw_dealer != "stay")
+    # The records reach both rules (else the test would prove nothing about them).
+    assert rejected and declared_rejected and three_seat_draws, (rejected, declared_rejected, three_seat_draws)

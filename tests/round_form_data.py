@@ -75,6 +75,8 @@ def record_to_post_data(record: dict, prefix: str | None = None) -> dict[str, An
         data[f"{seat_key}-declared"] = seat.get("declared") or ""
         if seat.get("xiang_gong"):
             data[f"{seat_key}-xiang_gong"] = "on"
+        if seat.get("mei_jiao"):
+            data[f"{seat_key}-mei_jiao"] = "on"
         melds = seat.get("melds") or []
         meld_key = f"{seat_key}-melds"
         data.update({

@@ -222,6 +222,8 @@ class RoundEntry:
         if not (self.live or self.draft):
             return False
         for own, melds in seats:
+            if own.get("mei_jiao"):
+                continue  # 没叫（没亮牌）: nothing more to type for this seat
             try:
                 tiles = len(parse_tiles(clean_notation(own["concealed"])))
             except TileSyntaxError:
@@ -272,7 +274,7 @@ class RoundEntry:
             self._add(seat, "hand", message)
         elif seat is not None and head == "melds":
             self._add(seat, "melds", self._meld_label(seat, name) + message)
-        elif seat is not None and head in ("discards", "declared", "xiang_gong", "name"):
+        elif seat is not None and head in ("discards", "declared", "xiang_gong", "mei_jiao", "name"):
             self._add(seat, "extra", message)
         else:
             area = {"outcome": "outcome", "first_yaoji": "chickens", "turned": "chickens", "preset": "rules",

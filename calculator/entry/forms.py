@@ -143,6 +143,7 @@ class SeatForm(forms.Form):
     discards = _notation(_("打出没人要的鸡"))
     declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES)
     xiang_gong = _switch(_("相公（牌数不对）"))
+    mei_jiao = _switch(_("没叫，不用亮牌"))
 
     seat_fields: dict = {}
 
@@ -154,7 +155,7 @@ class SeatForm(forms.Form):
     @cached_property
     def helper(self) -> FormHelper:
         head = [name for name in ("name", "concealed", "discards") if name in self.fields]
-        return _helper(*head, Row(Column("declared"), Column("xiang_gong")))
+        return _helper(*head, Row(Column("declared"), Column("xiang_gong")), "mei_jiao")
 
 
 class MeldForm(forms.Form):

@@ -56,6 +56,7 @@ def seat_initial(seat: dict, index: int) -> dict:
         "discards": seat.get("discards", ""),
         "declared": seat.get("declared") or "",
         "xiang_gong": bool(seat.get("xiang_gong")),
+        "mei_jiao": bool(seat.get("mei_jiao")),
     }
 
 
@@ -103,12 +104,15 @@ def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> Seat
         draft.meld_rows.append(row)
     draft.record = {
         "name": name,
-        "concealed": clean_notation(data["concealed"]),
+        # 没叫（没亮牌）: whatever was typed in the hand stays on the form but is not part of the round.
+        "concealed": "" if data.get("mei_jiao") else clean_notation(data["concealed"]),
         "melds": items,
         "discards": clean_notation(data["discards"]),
         "declared": data["declared"] or None,
         "xiang_gong": data["xiang_gong"],
     }
+    if data.get("mei_jiao"):
+        draft.record["mei_jiao"] = True
     return draft
 
 

@@ -98,14 +98,17 @@ class SeatPreview:
     is_dealer: bool
     is_winner: bool
     has_problems: bool  # anywhere on this seat's card
+    mei_jiao: bool = False  # 没叫（没亮牌）: no concealed tiles to count
 
     @property
     def count_text(self) -> str:
+        if self.mei_jiao:
+            return "—"
         return f"{'?' if self.tiles is None else self.tiles}/{self.expected}"
 
     @property
     def count_ok(self) -> bool:
-        return self.tiles == self.expected
+        return self.mei_jiao or self.tiles == self.expected
 
 
 def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
@@ -117,14 +120,15 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
     count ("9/14", 还差 5 张) without the red problem, which the submit still reports. `live`:
     the htmx preview, whose chips are left to the page, which draws them as the tiles are typed."""
     lenient = live if lenient is None else lenient
-    concealed = _tiles_or_none(clean_notation(seat.value("concealed") or ""))
+    mei_jiao = bool(seat.value("mei_jiao"))
+    concealed = [] if mei_jiao else _tiles_or_none(clean_notation(seat.value("concealed") or ""))
     discards = _tiles_or_none(clean_notation(seat.value("discards") or "")) or []
     melds = _meld_tiles(seat)
     problems = list(seat.hand_slot.messages)
     declared = seat.value("declared") or None
     standing = hand_standing(concealed or [], melds, winner=is_winner, rules=rules,
                              declared=declared if declared in ("hard", "soft") else None,
-                             xiang_gong=bool(seat.value("xiang_gong")))
+                             xiang_gong=bool(seat.value("xiang_gong")), mei_jiao=mei_jiao)
     if lenient and (standing.status == "empty" or (standing.status == "short" and concealed is not None)):
         problems = []  # not entered yet, or still being tapped in: no red ink while the table is typed in
     if concealed is None:
@@ -138,6 +142,7 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
         expected=14 if is_winner else 13, standing=standing, problems=problems,
         is_dealer=is_dealer, is_winner=is_winner,
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
+        mei_jiao=mei_jiao,
     )
 
 

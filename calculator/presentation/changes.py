@@ -37,6 +37,8 @@ def record_changes(before: Mapping[str, Any], after: Mapping[str, Any], names: l
         compare(_("{name} 报听").format(name=name), _declared(old), _declared(new))
         compare(_("{name} 相公").format(name=name), _("是") if old.get("xiang_gong") else "",
                 _("是") if new.get("xiang_gong") else "")
+        compare(_("{name} 没叫（没亮牌）").format(name=name), _("是") if old.get("mei_jiao") else "",
+                _("是") if new.get("mei_jiao") else "")
     return lines
 
 

@@ -25,7 +25,7 @@ from ..scoring import (
 from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
-    GROUP_TITLES, PATTERN_TITLES, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
+    GROUP_TITLES, MEI_JIAO_TITLE, PATTERN_TITLES, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
 )
 
 # The words of an item's `detail` (scoring writes e.g. "清大对 15，自摸" or "闷豆 9筒").
@@ -220,7 +220,7 @@ def present(settlement: Settlement) -> SettlementView:
         SeatRow(
             seat=hand.seat,
             name=names[hand.seat],
-            status=str(STATUS_TITLES[hand.status]),
+            status=str(MEI_JIAO_TITLE if record.seats[hand.seat].mei_jiao else STATUS_TITLES[hand.status]),
             pattern=pattern_title(hand.pattern),
             value=hand.value,
             waits=" ".join(tile_name(w.tile) for w in hand.waits),
@@ -353,12 +353,15 @@ def hand_standing(
     rules: RuleSet,
     declared: str | None = None,
     xiang_gong: bool = False,
+    mei_jiao: bool = False,
 ) -> Standing:
     """A seat's 胡/有叫/没叫 as the engine will see it (R5–R8), for the live entry preview."""
     hand = Hand.of(concealed, melds)
     expected = 14 if winner else 13
     if xiang_gong:
         return Standing("xiang_gong", _("相公"))
+    if mei_jiao:
+        return Standing("not_ready", str(MEI_JIAO_TITLE))
     if not concealed and not melds:
         return Standing("empty", _("待输入"))
     if hand.size < expected:

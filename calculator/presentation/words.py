@@ -23,6 +23,7 @@ STATUS_TITLES = {
     "ready": gettext_lazy("有叫"),
     "not_ready": gettext_lazy("没叫"),
 }
+MEI_JIAO_TITLE = gettext_lazy("没叫（没亮牌）")  # a not-ready seat recorded without its concealed tiles
 REASON_TITLES = {
     "hu.discard": gettext_lazy("点胡"),
     "hu.self_draw": gettext_lazy("自摸"),

@@ -54,8 +54,8 @@ def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
         reading = best_reading(hand, rules.patterns)
         value = reading.value + bonus if reading else 0
         return SeatAnalysis(seat, WON, hand.size, reading, (), value, bonus)
-    # 相公 (R37) is never ready, whatever its tiles say.
-    waits = () if data.xiang_gong else tuple(waits_of(hand, rules.patterns))
+    # 相公 (R37) is never ready, whatever its tiles say; a 没叫 seat showed none.
+    waits = () if data.xiang_gong or data.mei_jiao else tuple(waits_of(hand, rules.patterns))
     if waits:
         return SeatAnalysis(seat, READY, hand.size, None, waits, max(w.value for w in waits) + bonus, bonus)
     return SeatAnalysis(seat, NOT_READY, hand.size, None, (), 0, bonus)

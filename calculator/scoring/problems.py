@@ -22,6 +22,7 @@ CODES = (
     "bad_outcome",
     "bad_first_yaoji",
     "declared_not_ready",
+    "bad_mei_jiao",
     "bad_seat",
     "bad_option",
 )

@@ -68,6 +68,7 @@ class SeatRecord:
     discards: tuple[Tile, ...] = ()
     declared: str | None = None
     xiang_gong: bool = False
+    mei_jiao: bool = False  # 没叫（没亮牌）: not ready, concealed tiles not shown
 
     def hand(self) -> Hand:
         return Hand.of(self.concealed, [(m.tile, m.size) for m in self.melds])
@@ -77,7 +78,7 @@ class SeatRecord:
         return tuple(m for m in self.melds if m.is_kong)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "name": self.name,
             "concealed": format_tiles(self.concealed),
             "melds": [m.to_dict() for m in self.melds],
@@ -85,6 +86,9 @@ class SeatRecord:
             "declared": self.declared,
             "xiang_gong": self.xiang_gong,
         }
+        if self.mei_jiao:  # only when set, so records written before the field read the same
+            data["mei_jiao"] = True
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +327,7 @@ class _Reader:
             discards=self.tiles(raw.get("discards", ""), field="discards", seat=index),
             declared=declared,
             xiang_gong=self.flag(raw.get("xiang_gong"), field="xiang_gong", seat=index),
+            mei_jiao=self.flag(raw.get("mei_jiao"), field="mei_jiao", seat=index),
         )
 
     def first_yaoji(self) -> FirstYaoji | None:

@@ -86,6 +86,15 @@ class RuleSet:
         """见豆三 makes every 豆 worth 3 (R16)."""
         return 3 if self.jian_dou_san else self.dou_values[kind]
 
+    @property
+    def allows_mei_jiao(self) -> bool:
+        """没叫（没亮牌）: whether a not-ready seat may be recorded without its concealed tiles.
+
+        True when only ready seats collect 豆 and 鸡 and there is no 包鸡 (R18, R24): then a
+        not-ready seat's concealed tiles cannot change a single payment, so nobody has to show them.
+        """
+        return self.dou_collectors == "ready" and self.chicken_collectors == "ready"
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, as stored with every round (R41)."""
         # Not dataclasses.asdict: it deep-copies, and the frozen point maps cannot be copied.

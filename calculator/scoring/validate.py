@@ -36,8 +36,8 @@ def _tile_counts(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> lis
     problems = []
     winners = record.outcome.winner_seats
     for seat, data in enumerate(record.seats):
-        if data.xiang_gong:
-            continue  # R37: a 相公's own count is not checked
+        if data.xiang_gong or data.mei_jiao:
+            continue  # R37: a 相公's own count is not checked; a 没叫 seat showed no concealed tiles
         expected = 14 if seat in winners else 13
         if analysis[seat].tiles != expected:
             problems.append(problem(
@@ -148,6 +148,24 @@ def _declarations(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> li
     ]
 
 
+def _mei_jiao(record: RoundRecord) -> list[Problem]:
+    """没叫（没亮牌） only where a not-ready seat's hidden tiles cannot change any payment."""
+    found: list[Problem] = []
+    for seat, data in enumerate(record.seats):
+        if not data.mei_jiao:
+            continue
+        reasons = [
+            (not record.rules.allows_mei_jiao,
+             _("{name} 要亮牌：这套规则下没叫的人也收豆或收鸡（或包鸡），手里的牌会影响算账。")),
+            (seat in record.outcome.winner_seats, _("{name} 胡了，不能记成没叫。")),
+            (bool(data.declared), _("{name} 报听了就要有叫，不能记成没叫。")),
+            (bool(data.concealed), _("{name} 记成没叫（没亮牌），就不要再填手牌。")),
+        ]
+        found += [problem("bad_mei_jiao", template, seat=seat, field="mei_jiao", name=data.name)
+                  for broken, template in reasons if broken]
+    return found
+
+
 def validate(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Problem]:
     return [
         *_tile_overflow(record),
@@ -156,4 +174,5 @@ def validate(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Pr
         *_winning_hands(record, analysis),
         *_first_yaoji(record),
         *_declarations(record, analysis),
+        *_mei_jiao(record),
     ]

@@ -6,11 +6,13 @@ settles every random round a second way, straight from RULES §4.
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -232,3 +234,26 @@ def test_an_independent_reading_of_the_rules_settles_the_same(data):
     s = settle_record(data)
     net, next_dealer = reference_settle(data, s.record.rules)
     assert (s.net, s.next_dealer) == (net, next_dealer)
+
+
+@SETTINGS
+@given(rounds(), st.randoms(use_true_random=False))
+def test_mei_jiao_never_changes_a_settlement(data, rng):
+    """没叫（没亮牌）: where the rules allow it, hiding a not-ready seat's concealed tiles changes
+    no item, no standing and not who deals next; where they do not, the record is refused."""
+    full = settle_record(data)
+    not_ready = [h.seat for h in full.hands if h.status == "not_ready"]
+    if not not_ready:
+        return
+    hidden = copy.deepcopy(data)
+    for seat in rng.sample(not_ready, rng.randint(1, len(not_ready))):
+        hidden["seats"][seat].update(concealed="", mei_jiao=True)
+    if not full.record.rules.allows_mei_jiao:
+        with pytest.raises(RecordInvalid) as caught:
+            settle_record(hidden)
+        assert {p.code for p in caught.value.problems} == {"bad_mei_jiao"}
+        return
+    shown = settle_record(hidden)
+    assert shown.items == full.items
+    assert shown.next_dealer == full.next_dealer
+    assert [h.status for h in shown.hands] == [h.status for h in full.hands]

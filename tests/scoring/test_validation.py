@@ -315,3 +315,41 @@ def test_a_stake_is_judged_by_its_value_not_its_spelling(stake):
 @pytest.mark.parametrize("stake", ["0.00001", "0", "-1", "abc", "1e7"])
 def test_bad_stakes_are_refused(stake):
     assert problems(edit(lambda d: d.update(stake=stake))) == [("bad_option", None)]
+
+
+# ---------------------------------------------------------------------------------- bad_mei_jiao
+
+def hide(seat_index: int, **more):
+    return lambda d: d["seats"][seat_index].update(concealed="", mei_jiao=True, **more)
+
+
+def test_mei_jiao_a_not_ready_seat_needs_no_concealed_tiles():
+    full = settle_record(BASE)
+    hidden = settle_record(edit(hide(2)))
+    assert hidden.items == full.items and hidden.hands[2].status == "not_ready"
+    assert hidden.record.seats[2].to_dict()["mei_jiao"] is True
+
+
+def test_mei_jiao_keeps_the_melds_that_count():
+    # 西 fed 北's 点豆 and holds a pong of its own: hidden, 西 still pays for the 点豆.
+    seats = [DA_DUI, READY_1, "147m258p369s2m P9p<1", "234s33m345p67m D8s<2"]
+    data = record(seats, discard_win(2, (0, "7s")))
+    full = settle_record(data)
+    assert any(i.reason == "dou.dian" and (i.payer, i.payee) == (2, 3) for i in full.items)
+    assert settle_record(edit(hide(2), data)).items == full.items
+
+
+@pytest.mark.parametrize("option", [{"chicken_collectors": "all"}, {"chicken_collectors": "ready_or_pay"},
+                                    {"dou_collectors": "all"}])
+def test_mei_jiao_refused_where_hidden_tiles_could_matter(option):
+    data = edit(lambda d: (d.update(options=option), hide(2)(d)))
+    assert problems(data) == [("bad_mei_jiao", 2)]
+
+
+@pytest.mark.parametrize("change, seat_index", [
+    (hide(0), 0),                                              # the winner
+    (hide(1, declared="soft"), 1),                             # a declarer must be ready (R32)
+    (lambda d: d["seats"][2].update(mei_jiao=True), 2),        # tiles shown after all
+])
+def test_mei_jiao_refused_for_a_winner_a_declarer_or_with_tiles(change, seat_index):
+    assert ("bad_mei_jiao", seat_index) in problems(edit(change))

@@ -348,3 +348,26 @@ def test_any_mutation_posted_for_a_receipt_answers_a_pdf_or_4xx(changes):
     assert response.status_code == 200 or 400 <= response.status_code < 500
     if response.status_code == 200:
         assert response.content.startswith(b"%PDF-")
+
+
+def test_a_mei_jiao_seat_settles_as_if_its_hand_were_shown(client):
+    shown = post(client, example("E1")).json()
+    record = example("E1")
+    record["seats"][2].update(concealed="", mei_jiao=True)  # 西: 没叫（没亮牌）
+
+    response = post(client, record)
+
+    assert response.status_code == 200
+    assert response.json()["items"] == shown["items"] and response.json()["net"] == shown["net"]
+    assert response.json()["hands"][2]["status"] == "not_ready"
+
+
+def test_mei_jiao_is_refused_where_a_not_ready_seat_collects(client):
+    record = example("E1")
+    record["options"] = {"chicken_collectors": "all"}
+    record["seats"][2].update(concealed="", mei_jiao=True)
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    assert codes(response) == ["bad_mei_jiao"]

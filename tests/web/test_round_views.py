@@ -297,3 +297,16 @@ def test_a_phone_set_to_english_still_opens_in_chinese_until_the_switch(client):
     html = text(client.get(ROUND_URL, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"))
 
     assert '<html lang="zh-CN">' in html and "算一局" in html
+
+
+def test_mei_jiao_in_one_tap_settles_the_same_and_says_so(client):
+    record = load_example("E1")
+    assert 'name="seat2-mei_jiao"' in seat_card(text(client.get(ROUND_URL)), 2)
+    data = record_to_post_data(record)
+    data["seat2-mei_jiao"] = "on"  # 西's typed tiles stay on the form but no longer count
+    data["seat2-concealed"] = "1m"
+
+    html = text(client.post(ROUND_URL, data))
+
+    assert nets_on_page(html) == ["+15", "−2", "−7", "−6"]
+    assert "没叫（没亮牌）" in html

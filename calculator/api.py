@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from . import jsonsafe
 from .pdf import receipt_context, render_pdf
-from .presentation import problem_message
+from .presentation import problem_message, settlement_json
 from .scoring import RecordInvalid, Settlement, settle_record
 
 JSON_TYPE = "application/json; charset=utf-8"
@@ -109,7 +109,7 @@ def json_post_api(view):
 def settle(request):
     settlement = settlement_of(request)
     return JsonResponse(
-        settlement.to_dict(), content_type=JSON_TYPE, json_dumps_params={"ensure_ascii": False}
+        settlement_json(settlement), content_type=JSON_TYPE, json_dumps_params={"ensure_ascii": False}
     )
 
 

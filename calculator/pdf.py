@@ -30,7 +30,7 @@ from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from . import selectors
-from .presentation import chinese_page, detail_text, outcome_text, present, tile_name
+from .presentation import chinese_page, outcome_text, present, tile_name, words_text
 from .scoring import WON
 from .scoring.record import DECLARED_HANZI
 from .scoring.tiles import SUIT_HANZI
@@ -154,7 +154,7 @@ def tiles_hanzi(tiles) -> str:
 
 def meld_hanzi(meld, names: list[str]) -> str:
     """碰 1条 ← 北, 闷豆 9筒, 点豆 5条 ← 西."""
-    text = detail_text(f"{meld.hanzi} {meld.tile.hanzi}")
+    text = words_text([(meld.code, str(meld.tile))])
     if meld.from_seat is not None:
         text += f" ← {names[meld.from_seat]}"
     return text

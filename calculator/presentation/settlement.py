@@ -14,7 +14,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
@@ -26,9 +26,11 @@ from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
     GROUP_TITLES, MEI_JIAO_TITLE, PATTERN_TITLES, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
+    chinese_page, tile_text, words_text,
 )
 
-# The words of an item's `detail` (scoring writes e.g. "清大对 15，自摸" or "闷豆 9筒").
+# The words of a stored round's item `detail`, from before items carried words (R41), e.g.
+# "清大对 15，自摸" or "闷豆 9筒"; and of a problem's tile or meld. Only `detail_text` reads them.
 DETAIL_TERMS = {
     "报听": pgettext_lazy("settlement item", "报听"),
     "自摸": pgettext_lazy("settlement item", "自摸"),
@@ -61,10 +63,6 @@ _DETAIL_WORDS = re.compile(
 _SUIT_OF_HANZI = {"万": "m", "筒": "p", "条": "s"}
 
 
-def chinese_page() -> bool:
-    return (get_language() or "zh-hans").startswith("zh")
-
-
 def pattern_title(key: str | None) -> str:
     """平胡, 清一色 … in the reader's language ("" for no pattern)."""
     return str(PATTERN_TITLES[key]) if key else ""
@@ -76,20 +74,21 @@ def preset_title(key: str) -> str:
 
 def tile_name(tile: Tile) -> str:
     """9筒 in Chinese, 9-dot in English."""
-    return tile.hanzi if chinese_page() else str(TILE_NAMES[tile.suit]).format(rank=tile.rank)
+    return tile_text(str(tile))
 
 
 def detail_text(detail: str) -> str:
-    """An item's detail, or a problem's tile/meld, in the reader's language.
+    """A stored item's detail sentence, or a problem's tile/meld, in the reader's language.
 
-    Scoring writes these in a closed vocabulary of rule terms and tiles; in Chinese they are
-    shown as written, in any other language word by word."""
+    Items scored today carry `words` (see `words.words_text`); this reads the sentences that
+    rounds stored before then keep (R41), written in a closed vocabulary of rule terms and
+    tiles: in Chinese shown as written, in any other language word by word."""
     if not detail or chinese_page():
         return detail
 
     def word(match: re.Match) -> str:
         if match["players"]:
-            return pgettext("settlement item", "抢杠包{n}家").format(n=match["players"])
+            return pgettext("settlement item", "抢杠包{0}家").format(match["players"])
         if match["rank"]:
             return str(TILE_NAMES[_SUIT_OF_HANZI[match["suit"]]]).format(rank=match["rank"])
         return str(DETAIL_TERMS[match[0]])
@@ -197,9 +196,32 @@ def rules_url(rules: RuleSet) -> str:
     return f"{reverse('calculator:rules')}?{urlencode(params)}"
 
 
+def item_text(item: Item) -> str:
+    """What an item was paid for, in the reader's language: from its words, or for a round
+    stored before items carried words, from its stored sentence."""
+    return words_text(item.words) if item.words else detail_text(item.detail)
+
+
+def settlement_json(settlement: Settlement, *, words: bool = False) -> dict[str, Any]:
+    """The JSON of RULES §6 as the API and `manage.py settle` print it: each item with its
+    `detail`, the Chinese sentence of its words. With `words=True` the items keep their words
+    as well: what a round stores (R41), so that it reads in any language and keeps its text."""
+    data = settlement.to_dict()
+    items = []
+    with translation.override("zh-hans"):
+        for item, shown in zip(settlement.items, data["items"], strict=True):
+            kept = shown.pop("words")
+            shown["detail"] = item_text(item)
+            if words:
+                shown["words"] = kept
+            items.append(shown)
+    data["items"] = items
+    return data
+
+
 def line_for(item: Item, names: list[str]) -> Line:
     title = str(REASON_TITLES.get(item.reason, item.reason))
-    detail = detail_text(item.detail)
+    detail = item_text(item)
     detail = detail if detail != title else ""
     text = _("{payer} 付 {payee} {points} 番：{what}").format(
         payer=names[item.payer], payee=names[item.payee], points=item.points, what=detail or title

@@ -1,14 +1,23 @@
 """The game's words: one vocabulary for every page, form, receipt and report.
 
-Keyed by scoring's codes (reason codes, pattern keys, meld kinds, presets); each entry is the
-Chinese term, translated when shown (the msgids stay the hanzi, so a missing English entry shows
-the term rather than a code). Forms draw their choice labels from here too, so a word is written
-once wherever it appears.
+Keyed by scoring's codes (reason codes, pattern keys, meld kinds, presets, the phrases of an
+item's `words`); each entry is the Chinese term, translated when shown (the msgids stay the
+hanzi, so a missing English entry shows the term rather than a code). Forms draw their choice
+labels from here too, so a word is written once wherever it appears.
+
+`words_text(item.words)` is what an item was paid for, as one sentence in the reader's language:
+清大对 15 + 报听 10，自摸 / One-suit triplets 清大对 15 + declaration 报听 10, self-draw 自摸.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+
+from ..scoring import parse_tile
 
 GROUP_TITLES = {
     "hu": gettext_lazy("胡"),
@@ -67,3 +76,76 @@ MELD_CHOICES = [("", "—"), ("pong", gettext_lazy("碰")), ("men", gettext_lazy
                 ("zhuanwan", gettext_lazy("转弯豆")), ("dian", gettext_lazy("点豆"))]
 RESULT_CHOICES = [("discard", gettext_lazy("点炮")), ("self_draw", gettext_lazy("自摸")), ("draw", gettext_lazy("荒庄"))]
 DECLARED_CHOICES = [("", gettext_lazy("没报")), ("hard", gettext_lazy("硬报")), ("soft", gettext_lazy("软报"))]
+
+
+def chinese_page() -> bool:
+    return (get_language() or "zh-hans").startswith("zh")
+
+
+def tile_text(code: str) -> str:
+    """A tile in notation ("9p") in the reader's language: 9筒, 9-dot."""
+    tile = parse_tile(code)
+    return str(TILE_NAMES[tile.suit]).format(rank=tile.rank)
+
+
+# -- What an item was paid for: the phrases of scoring's `Item.words` --------------------------
+
+@dataclass(frozen=True)
+class Phrase:
+    """How one phrase of an item's words reads.
+
+    `layout` places the term and the phrase's arguments ({0}, {1}: numbers as they are, tiles
+    by name; a term may place them itself, as 抢杠包{0}家 does). Given no arguments a phrase
+    reads as its term alone. `attached` phrases follow the one before after a space, not a comma."""
+
+    term: Promise
+    layout: str = "{term}"
+    attached: bool = False
+
+
+PHRASES: dict[str, Phrase] = {
+    **{key: Phrase(title, "{term} {0}") for key, title in PATTERN_TITLES.items()},  # 清大对 15
+    "declared": Phrase(pgettext_lazy("settlement item", "报听"), "+ {term} {0}", attached=True),
+    "self_draw": Phrase(pgettext_lazy("settlement item", "自摸")),
+    "kong_bloom": Phrase(pgettext_lazy("settlement item", "杠上开花"), "{term} +{0}"),
+    "robbed_pay_all": Phrase(pgettext_lazy("settlement item", "抢杠包{0}家")),
+    "robbed_qing_yi_se": Phrase(pgettext_lazy("settlement item", "抢杠按清一色")),
+    "hot_shot": Phrase(pgettext_lazy("settlement item", "热炮"), "{term} +{0} ({1})"),  # bonus, kong's tile
+    "bao_kill": Phrase(pgettext_lazy("settlement item", "杀报"), "{term} {0}"),  # no bonus: 杀报，自摸
+    "pong": Phrase(pgettext_lazy("settlement item", "碰"), "{term} {0}"),
+    "men": Phrase(pgettext_lazy("settlement item", "闷豆"), "{term} {0}"),
+    "zhuanwan": Phrase(pgettext_lazy("settlement item", "转弯豆"), "{term} {0}"),
+    "dian": Phrase(pgettext_lazy("settlement item", "点豆"), "{term} {0}"),
+    "late": Phrase(pgettext_lazy("settlement item", "憨包豆"), "{term} {0}"),
+    "yaoji": Phrase(pgettext_lazy("settlement item", "幺鸡"), "{term} ×{0}"),
+    "gold": Phrase(pgettext_lazy("settlement item", "金鸡"), "{term} ×{0}"),
+    "turned": Phrase(pgettext_lazy("settlement item", "翻牌鸡"), "{term} {0} ×{1}"),
+    "chong_feng": Phrase(pgettext_lazy("settlement item", "冲锋鸡")),
+    "chong_feng_gold": Phrase(pgettext_lazy("settlement item", "冲锋金鸡")),
+    "ze_ren": Phrase(pgettext_lazy("settlement item", "责任鸡")),
+    "ze_ren_gold": Phrase(pgettext_lazy("settlement item", "责任金鸡")),
+    "bao_ji": Phrase(pgettext_lazy("settlement item", "包鸡"), "{term} {0}"),
+    "cha_jiao": Phrase(pgettext_lazy("settlement item", "查叫")),
+    "pass": Phrase(pgettext_lazy("settlement item", "过水包牌"), "{term} {0}"),
+    "xiang_gong": Phrase(pgettext_lazy("settlement item", "相公"), "{term} {0}"),
+}
+
+
+def phrase_text(code: str, args: Sequence[int | str]) -> str:
+    phrase = PHRASES[code]
+    shown = [tile_text(a) if isinstance(a, str) else str(int(a)) for a in args]
+    if not shown:  # a phrase without its numbers is its term alone: 杀报，自摸
+        return str(phrase.term)
+    return phrase.layout.format(*shown, term=str(phrase.term).format(*shown))
+
+
+def words_text(words: Iterable[Sequence[int | str]]) -> str:
+    """An item's words as one sentence in the reader's language (RULES-term by term)."""
+    chinese = chinese_page()
+    text = ""
+    for code, *args in words:
+        part = phrase_text(code, args)
+        if text:
+            text += " " if PHRASES[code].attached else "，" if chinese else ", "
+        text += part
+    return text if chinese else text[:1].upper() + text[1:]

@@ -5,6 +5,12 @@ The public surface:
 - `check(data)` → the parsed `RoundRecord` and each seat's `SeatAnalysis`, or `RecordInvalid`
 - `parse_record`, `analyse`, `settle` for callers that need the steps apart
 - `RuleSet`, `PRESETS`, `rules_for` for the rule options; `parse_tiles`, `Tile` for notation
+
+Each `Item` of a settlement says what it was paid for as data, not a sentence: `words`, a tuple
+of phrases, each a code and its arguments (ints; tiles in notation), e.g.
+`(("qing_da_dui", 15), ("declared", 10), ("self_draw",))` or `(("turned", "6m", 2),)`.
+`presentation.words` (PHRASES) renders them in Chinese and English; docs/CHANGING.md lists the
+codes. An `Item.detail` is only ever the sentence of a round stored before words (R41).
 """
 from .analysis import NOT_READY, READY, WON, SeatAnalysis, analyse
 from .hands import PATTERN_HANZI, Hand, best_reading, is_complete, waits_of

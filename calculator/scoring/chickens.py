@@ -80,11 +80,12 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
     """One item per kind of chicken, so each line says what it is for."""
-    gold_name = "金鸡" if worth.gold else "幺鸡"
-    table.pay(payer, payee, worth.yaoji, "ji.yaoji", "R21", f"{gold_name} ×{worth.yaoji_tiles}")
+    table.pay(payer, payee, worth.yaoji, "ji.yaoji", "R21",
+              ("gold" if worth.gold else "yaoji", worth.yaoji_tiles))
     for tile, count in sorted((worth.turned or {}).items()):
-        table.pay(payer, payee, count, "ji.turned", "R19", f"翻牌鸡 {tile.hanzi} ×{count}")
-    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R22", "冲锋金鸡" if worth.gold else "冲锋鸡")
+        table.pay(payer, payee, count, "ji.turned", "R19", ("turned", str(tile), count))
+    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R22",
+              ("chong_feng_gold",) if worth.gold else ("chong_feng",))
 
 
 def settle_chickens(table: Table) -> None:
@@ -99,7 +100,7 @@ def settle_chickens(table: Table) -> None:
             if seat in collectors or seat in table.burned or not worths[seat].total:
                 continue
             for payee in collectors:  # 包鸡: a seat that is not ready pays out its own chickens
-                table.pay(seat, payee, worths[seat].total, "ji.bao", "R24", f"包鸡 {worths[seat].total}")
+                table.pay(seat, payee, worths[seat].total, "ji.bao", "R24", ("bao_ji", worths[seat].total))
     _ze_ren(table, collectors, worths)
 
 
@@ -110,4 +111,5 @@ def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> 
         return
     gold = worths[first.claimed_by].gold
     points = rules.ze_ren * (rules.gold if gold else 1)
-    table.pay(first.seat, first.claimed_by, points, "ji.ze_ren", "R23", "责任金鸡" if gold else "责任鸡")
+    table.pay(first.seat, first.claimed_by, points, "ji.ze_ren", "R23",
+              ("ze_ren_gold",) if gold else ("ze_ren",))

@@ -13,9 +13,9 @@ def settle_dou(table: Table) -> None:
             if kong.late or table.dead_kong == (seat, kong):
                 continue  # 憨包豆 pays nothing (R17); nor does the 热炮 kong under `hot_shot_burn: kong`
             value = rules.dou_value(kong.kind)
-            detail = f"{kong.hanzi} {kong.tile.hanzi}"
+            words = (kong.kind, str(kong.tile))
             reason, rule = f"dou.{kong.kind}", "R16"
             if kong.kind == "dian":
-                table.pay(kong.from_seat, seat, value, reason, rule, detail)
+                table.pay(kong.from_seat, seat, value, reason, rule, words)
             else:
-                table.each_other_pays(seat, value, reason, rule, detail)
+                table.each_other_pays(seat, value, reason, rule, words)

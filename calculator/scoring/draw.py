@@ -13,4 +13,4 @@ def settle_cha_jiao(table: Table) -> None:
         if seat in ready or record.seats[seat].xiang_gong:
             continue  # a 相公 pays by R37 instead
         for payee in ready:
-            table.pay(seat, payee, table.hands[payee].value, "cha_jiao", "R33", "查叫")
+            table.pay(seat, payee, table.hands[payee].value, "cha_jiao", "R33", ("cha_jiao",))

@@ -1,4 +1,10 @@
-"""Settlement items (R9): "payer pays payee N points because …", and the table they are drawn from."""
+"""Settlement items (R9): "payer pays payee N points because …", and the table they are drawn from.
+
+An item says what it was paid for as data, never as a sentence: `words` is a tuple of phrases,
+each a code followed by its arguments (ints, or tiles in notation), e.g.
+`(("qing_da_dui", 15), ("self_draw",))` or `(("men", "9p"),)`. `presentation.words` renders them
+in Chinese and English; scoring knows no words of either language.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,15 +19,22 @@ GROUP_HANZI = {"hu": "胡", "cha_jiao": "查叫", "bao": "报听", "dou": "豆",
 GROUP_ORDER = ("hu", "cha_jiao", "bao", "dou", "ji", "fa")
 
 
+Phrase = tuple  # (code, *arguments): ("turned", "5m", 2)
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One transfer. `detail` names what was paid for in the table's own words (e.g. 闷豆 9筒)."""
+    """One transfer and what it was paid for (`words`).
+
+    `detail` is the sentence a round stored before items carried words (R41: stored rounds keep
+    their text); scoring never writes it."""
 
     payer: int
     payee: int
     points: int
     reason: str
     rule: str
+    words: tuple[Phrase, ...] = ()
     detail: str = ""
 
     @property
@@ -35,8 +48,14 @@ class Item:
             "points": self.points,
             "reason": self.reason,
             "rule": self.rule,
-            "detail": self.detail,
+            "words": [list(phrase) for phrase in self.words],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Item:
+        """An item as stored: with `words`, or (rounds stored before them) only a `detail`."""
+        return cls(data["payer"], data["payee"], data["points"], data["reason"], data["rule"],
+                   tuple(tuple(phrase) for phrase in data.get("words", ())), data.get("detail", ""))
 
 
 @dataclass
@@ -53,13 +72,13 @@ class Table:
     def rules(self):
         return self.record.rules
 
-    def pay(self, payer: int, payee: int, points: int, reason: str, rule: str, detail: str = "") -> None:
+    def pay(self, payer: int, payee: int, points: int, reason: str, rule: str, *words: Phrase) -> None:
         if points and payer != payee:
-            self.items.append(Item(payer, payee, points, reason, rule, detail))
+            self.items.append(Item(payer, payee, points, reason, rule, words))
 
-    def each_other_pays(self, payee: int, points: int, reason: str, rule: str, detail: str = "") -> None:
+    def each_other_pays(self, payee: int, points: int, reason: str, rule: str, *words: Phrase) -> None:
         for payer in self.record.others(payee):
-            self.pay(payer, payee, points, reason, rule, detail)
+            self.pay(payer, payee, points, reason, rule, *words)
 
     def collects(self, seat: int, who: str) -> bool:
         """Whether a seat collects 豆 or 鸡 under a `*_collectors` option (R18, R24)."""

@@ -11,7 +11,7 @@ def settle_passed_win(table: Table) -> None:
     winner = table.record.outcome.winners[0].seat
     value = table.hands[winner].value
     for seat in table.record.others(winner):
-        table.pay(winner, seat, value, "penalty.pass", "R36", f"过水包牌 {value}")
+        table.pay(winner, seat, value, "penalty.pass", "R36", ("pass", value))
 
 
 def settle_xiang_gong(table: Table) -> None:
@@ -22,4 +22,4 @@ def settle_xiang_gong(table: Table) -> None:
         for other in record.others(seat):
             hand = table.hands[other]
             points = hand.value if hand.ready else XIANG_GONG_POINTS
-            table.pay(seat, other, points, "penalty.xiang_gong", "R37", f"相公 {points}")
+            table.pay(seat, other, points, "penalty.xiang_gong", "R37", ("xiang_gong", points))

@@ -18,7 +18,7 @@ from .tiles import Tile, TileSyntaxError, format_tiles, parse_tile, parse_tiles
 
 SEAT_NAMES = ("东", "南", "西", "北")
 KONG_KINDS = ("men", "zhuanwan", "dian")
-MELD_HANZI = {"pong": "碰", "men": "闷豆", "zhuanwan": "转弯豆", "dian": "点豆"}
+MELD_HANZI = {"pong": "碰", "men": "闷豆", "zhuanwan": "转弯豆", "dian": "点豆", "late": "憨包豆"}
 DECLARED_HANZI = {"hard": "硬报", "soft": "软报"}
 MAX_NAME = 40
 MAX_TILES_TEXT = 200
@@ -44,10 +44,15 @@ class Meld:
         return 4 if self.is_kong else 3
 
     @property
-    def hanzi(self) -> str:
+    def code(self) -> str:
+        """pong, men, zhuanwan, dian, or late (憨包豆): the meld's word in `presentation.words`."""
         if self.late:
-            return "憨包豆"
-        return MELD_HANZI[self.kind if self.is_kong else "pong"]
+            return "late"
+        return self.kind if self.is_kong else "pong"
+
+    @property
+    def hanzi(self) -> str:
+        return MELD_HANZI[self.code]
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "tile": str(self.tile)}

@@ -1,8 +1,7 @@
 """胡: paying for the win (R11–R14) and for declarations (R30–R31)."""
 from __future__ import annotations
 
-from .hands import PATTERN_HANZI
-from .items import Table
+from .items import Phrase, Table
 from .record import Meld, RoundRecord
 from .rules import RuleSet
 
@@ -37,33 +36,34 @@ def burned_seats(record: RoundRecord) -> frozenset[int]:
     return frozenset()
 
 
-def _describe(table: Table, seat: int) -> str:
+def _describe(table: Table, seat: int) -> tuple[Phrase, ...]:
+    """The winning hand: its pattern and value, and the 报听 bonus on top (清大对 15 + 报听 10)."""
     hand = table.hands[seat]
-    text = f"{PATTERN_HANZI[hand.reading.pattern]} {hand.reading.value}"
+    words: tuple[Phrase, ...] = ((hand.reading.pattern, hand.reading.value),)
     if hand.declared_bonus:
-        text += f" + 报听 {hand.declared_bonus}"
-    return text
+        words += (("declared", hand.declared_bonus),)
+    return words
 
 
 def _self_draw(table: Table, winner: int) -> None:
     rules = table.rules
     points = self_draw_points(rules, table.hands[winner].value)
-    detail = f"{_describe(table, winner)}，自摸"
+    words = (*_describe(table, winner), ("self_draw",))
     if table.record.outcome.after_kong and rules.kong_bloom_bonus:
         points += rules.kong_bloom_bonus
-        detail += f"，杠上开花 +{rules.kong_bloom_bonus}"
-    table.each_other_pays(winner, points, "hu.self_draw", "R12", detail)
+        words += (("kong_bloom", rules.kong_bloom_bonus),)
+    table.each_other_pays(winner, points, "hu.self_draw", "R12", *words)
 
 
 def _robbed(table: Table, winner: int, robbed: int) -> None:
     rules, value = table.rules, table.hands[winner].value
     if rules.robbed_kong == "pay_all":
         points = (table.record.players - 1) * self_draw_points(rules, value)
-        detail = f"{_describe(table, winner)}，抢杠包{table.record.players - 1}家"
+        how = ("robbed_pay_all", table.record.players - 1)
     else:
         points = max(value, rules.patterns["qing_yi_se"])
-        detail = f"{_describe(table, winner)}，抢杠按清一色"
-    table.pay(robbed, winner, points, "hu.robbed", "R14", detail)
+        how = ("robbed_qing_yi_se",)
+    table.pay(robbed, winner, points, "hu.robbed", "R14", *_describe(table, winner), how)
 
 
 def _hot_shot(table: Table, winner: int, discarder: int) -> None:
@@ -71,8 +71,8 @@ def _hot_shot(table: Table, winner: int, discarder: int) -> None:
     bonus = {"one": 1, "none": 0}.get(rules.hot_shot_bonus)
     if bonus is None:  # kong_total
         bonus = kong_total(record, hot_kong_meld(record))
-    detail = f"{_describe(table, winner)}，热炮 +{bonus} ({record.outcome.hot_kong.hanzi})"
-    table.pay(discarder, winner, table.hands[winner].value + bonus, "hu.hot_shot", "R13", detail)
+    table.pay(discarder, winner, table.hands[winner].value + bonus, "hu.hot_shot", "R13",
+              *_describe(table, winner), ("hot_shot", bonus, str(record.outcome.hot_kong)))
 
 
 def settle_hu(table: Table) -> None:
@@ -85,7 +85,8 @@ def settle_hu(table: Table) -> None:
         elif outcome.hot_kong is not None:
             _hot_shot(table, winner, outcome.from_seat)
         else:
-            table.pay(outcome.from_seat, winner, table.hands[winner].value, "hu.discard", "R11", _describe(table, winner))
+            table.pay(outcome.from_seat, winner, table.hands[winner].value, "hu.discard", "R11",
+                      *_describe(table, winner))
 
 
 def settle_declarations(table: Table) -> None:
@@ -96,10 +97,11 @@ def settle_declarations(table: Table) -> None:
         winner = outcome.winners[0].seat
         for seat in record.others(winner):
             if record.seats[seat].declared:
-                table.pay(seat, winner, rules.declare_kill_self_draw, "bao.kill", "R31", "杀报，自摸")
+                table.pay(seat, winner, rules.declare_kill_self_draw, "bao.kill", "R31",
+                          ("bao_kill",), ("self_draw",))
         return
     declared = record.seats[outcome.from_seat].declared
     if declared:
         bonus = rules.declare[declared]
         for winner in outcome.winner_seats:
-            table.pay(outcome.from_seat, winner, bonus, "bao.kill", "R31", f"杀报 {bonus}")
+            table.pay(outcome.from_seat, winner, bonus, "bao.kill", "R31", ("bao_kill", bonus))

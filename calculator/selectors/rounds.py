@@ -64,6 +64,6 @@ def stored_settlement(round_: Round) -> Settlement:
             "options": {k: v for k, v in round_.rules.items() if k != "preset"}}
     record = parse_record(data)
     stored = round_.settlement
-    items = tuple(Item(**item) for item in stored["items"])
+    items = tuple(Item.from_dict(item) for item in stored["items"])
     burned = frozenset(h["seat"] for h in stored["hands"] if h.get("burned"))
     return Settlement(record, analyse(record), items, stored["next_dealer"], burned)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from .. import selectors
 from ..models import MAX_BY, Change, Evening, Round
+from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.problems import gettext_noop as _noop
 from ..scoring.problems import problem
@@ -101,7 +102,7 @@ def snapshot(round_: Round) -> dict[str, Any]:
 
 def _apply(round_: Round, settlement: Settlement, rules: Mapping[str, Any]) -> None:
     round_.record = _stored_record(settlement)
-    round_.settlement = settlement.to_dict()
+    round_.settlement = settlement_json(settlement, words=True)
     round_.rules = dict(rules)
     round_.net = list(settlement.net)
     round_.dealer = settlement.record.dealer

@@ -6,6 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from calculator.presentation import settlement_json
 from calculator.scoring import RecordInvalid, settle_record
 from calculator.scoring.problems import problem
 from calculator.scoring.problems import gettext_noop as _
@@ -20,7 +21,7 @@ def score_text(text: str) -> tuple[dict, bool]:
     except (ValueError, RecursionError):
         return RecordInvalid([problem("bad_record", _("记录不是有效的 JSON。"))]).to_dict(), False
     try:
-        return settle_record(data).to_dict(), True
+        return settlement_json(settle_record(data)), True
     except RecordInvalid as invalid:
         return invalid.to_dict(), False
 

@@ -5,6 +5,7 @@ Input shape only. The rules are checked by `scoring.rules_for` and the evening i
 """
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from typing import Any
 
@@ -17,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from .models import MAX_TITLE
 from .presentation import preset_title
 from .presentation.rules_text import CHOICE_WORDS, OPTION_NAMES
-from .scoring import PRESET_HANZI, PRESETS, rules_for
-from .scoring.rules import CHOICES
+from .scoring import PRESET_HANZI, PRESETS, RuleSet, rules_for
 from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
+from .scoring.rules import CHOICES
 
 AS_PRESET = ""  # "keep what the region's preset says"
 
@@ -97,6 +98,46 @@ class EveningForm(forms.Form):
         if data.get("jian_dou_san"):
             options["jian_dou_san"] = True
         return options
+
+
+class WhatIfForm(forms.Form):
+    """换个规矩看看: another preset and options, the evening form's own rule fields (prefixed, so
+    that they never mix with the round form's fields on the same POST). Nothing is stored."""
+
+    prefix = "what_if"
+    RULE_FIELDS = ("preset", "jian_dou_san", *EveningForm.OPTION_FIELDS)
+    OPTION_FIELDS = EveningForm.OPTION_FIELDS
+
+    def __init__(self, data=None, *, current: RuleSet, **kwargs):
+        super().__init__(data, **kwargs)
+        self.fields.update({name: copy.deepcopy(EveningForm.base_fields[name]) for name in self.RULE_FIELDS})
+        self.fields["preset"].required = False
+        self.current = current
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("preset"):
+            data["preset"] = self.current.preset
+        _rules, problems = rules_for(data["preset"], self.options())
+        for problem in problems:
+            self.add_error(None, problem.message)
+        return data
+
+    options = EveningForm.options
+
+    def rules(self) -> RuleSet | None:
+        """The rules asked for; None before anything is asked (a preset picked or an option
+        set) or when what was asked is not valid (the form then shows why)."""
+        asked = self.is_bound and any(self.data.get(self.add_prefix(name)) for name in self.RULE_FIELDS)
+        if not asked or not self.is_valid():
+            return None
+        rules, _problems = rules_for(self.cleaned_data["preset"], self.options())
+        return rules
+
+    def quick_presets(self) -> list[tuple[str, str]]:
+        """One tap each: (field value, 按兴义算) for every preset but the one the rules already are."""
+        return [(key, gettext("按{place}算").format(place=preset_title(key)))
+                for key, preset in PRESETS.items() if preset.to_dict() != self.current.to_dict()]
 
 
 class PaidForm(forms.Form):

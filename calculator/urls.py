@@ -13,6 +13,7 @@ urlpatterns = [
     # One round, stateless: enter, preview, result (issue 3)
     path("round/", rounds.round_new, name="round_new"),
     path("round/preview/", rounds.round_preview, name="round_preview"),
+    path("round/what-if/", rounds.round_what_if, name="round_what_if"),
     # The JSON/PDF API (issue 3)
     path("api/settle", api.settle, name="api_settle"),
     path("api/receipt.pdf", api.receipt_pdf, name="api_receipt_pdf"),
@@ -32,7 +33,9 @@ urlpatterns = [
     path("e/<slug:token>/rounds/<int:number>/delete/", evening_rounds.round_delete, name="evening_round_delete"),
     path("e/<slug:token>/rounds/<int:number>/receipt.pdf", evening_rounds.round_receipt_pdf,
          name="evening_round_receipt_pdf"),
+    path("e/<slug:token>/rounds/<int:number>/what-if/", evening_rounds.round_what_if, name="evening_round_what_if"),
     path("e/<slug:token>/rules/", pages.evening_rules, name="evening_rules"),
+    path("e/<slug:token>/what-if/", evenings.evening_what_if, name="evening_what_if"),
     path("e/<slug:token>/settle/", evenings.evening_settle, name="evening_settle"),
     path("e/<slug:token>/settle/paid/", evenings.transfer_paid, name="evening_transfer_paid"),
     path("e/<slug:token>/history/", evenings.evening_history, name="evening_history"),
@@ -43,4 +46,7 @@ urlpatterns = [
     path("v/<slug:read_token>/rounds/<int:number>/", evenings.follow_round, name="evening_follow_round"),
     path("v/<slug:read_token>/report.pdf", evenings.follow_report_pdf, name="evening_follow_report_pdf"),
     path("v/<slug:read_token>/rules/", pages.follow_rules, name="evening_follow_rules"),
+    path("v/<slug:read_token>/rounds/<int:number>/what-if/", evenings.follow_round_what_if,
+         name="evening_follow_round_what_if"),
+    path("v/<slug:read_token>/what-if/", evenings.follow_what_if, name="evening_follow_what_if"),
 ]

@@ -2,6 +2,7 @@
 
 The public surface:
 - `settle_record(data)` → `Settlement` (raises `RecordInvalid` listing every `Problem`)
+- `settle_under(data, rules)`: the same record under other rules (换个规矩看看)
 - `check(data)` → the parsed `RoundRecord` and each seat's `SeatAnalysis`, or `RecordInvalid`
 - `parse_record`, `analyse`, `settle` for callers that need the steps apart
 - `RuleSet`, `PRESETS`, `rules_for` for the rule options; `parse_tiles`, `Tile` for notation
@@ -18,7 +19,7 @@ from .items import GROUP_HANZI, GROUP_ORDER, Item
 from .problems import CODES, Problem, RecordInvalid
 from .record import SEAT_NAMES, FirstYaoji, Meld, Outcome, RoundRecord, SeatRecord, Winner, parse_record
 from .rules import PRESET_HANZI, PRESETS, RuleSet, rules_for, ruleset_from_dict
-from .settle import Settlement, check, settle, settle_record
+from .settle import Settlement, check, settle, settle_record, settle_under
 from .tiles import YAOJI, Tile, TileSyntaxError, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
@@ -27,5 +28,5 @@ __all__ = [
     "RecordInvalid", "RoundRecord", "RuleSet", "SeatAnalysis", "SeatRecord", "Settlement", "Tile",
     "TileSyntaxError", "Winner", "analyse", "best_reading", "check", "format_tiles", "is_complete",
     "parse_record", "parse_tile", "parse_tiles", "rules_for", "ruleset_from_dict", "settle",
-    "settle_record", "waits_of",
+    "settle_record", "settle_under", "waits_of",
 ]

@@ -15,6 +15,7 @@ from .items import Item, Table
 from .penalties import settle_passed_win, settle_xiang_gong
 from .problems import RecordInvalid
 from .record import RoundRecord, parse_record
+from .rules import RuleSet
 from .validate import validate
 from .win import burned_seats, hot_kong_meld, settle_declarations, settle_hu
 
@@ -114,3 +115,11 @@ def settle_record(data: Any) -> Settlement:
     """A round record (JSON-shaped data) in, its settlement out; raises `RecordInvalid`."""
     record, hands = check(data)
     return settle(record, hands)
+
+
+def settle_under(data: Any, rules: RuleSet) -> Settlement:
+    """The same round record scored under other rules (换个规矩看看), every option spelled out
+    so that nothing falls back to a preset's defaults; raises `RecordInvalid` when the round
+    does not stand under them (a 点豆 is no pass in 安顺, say)."""
+    options = {k: v for k, v in rules.to_dict().items() if k != "preset"}
+    return settle_record({**data, "preset": rules.preset, "options": options})

@@ -5,6 +5,7 @@
 - `rounds`: one stored round's row and its settlement read back (R41).
 - `settle_up`: what is still owed after the payments made, and the fewest transfers (R43).
 - `history`: every change to the evening's rounds (R42).
+- `what_if`: a round, a correction or the whole evening under other rules (换个规矩看看).
 """
 from .evenings import (
     EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
@@ -15,12 +16,14 @@ from .evenings import (
 from .history import HistoryRow, evening_history
 from .rounds import RoundRow, SeatNet, round_row, stored_settlement
 from .settle_up import SettleUp, TransferRow, evening_payment_count, evening_settle_up, evening_still_owed
+from .what_if import evening_what_if, round_what_if
 
 __all__ = [
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SettleUp",
     "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
     "evening_names", "evening_payment_count", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
-    "evening_totals", "evening_version", "next_dealer", "next_round_number",
-    "round_correction_preview", "round_get", "round_row", "round_was_deleted", "stored_settlement",
+    "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",
+    "round_correction_preview", "round_get", "round_row", "round_was_deleted", "round_what_if",
+    "stored_settlement",
 ]

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import selectors, services
 from ..entry import RoundEntry
-from ..forms import CorrectionConfirmForm, VersionForm
+from ..forms import CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present
@@ -110,8 +110,33 @@ def round_detail(request, evening: Evening, number: int):
         "round": round_,
         "row": selectors.round_row(round_, names),
         "view": present(selectors.stored_settlement(round_)),
+        "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
     }
     return render(request, "calculator/evening/round_detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@editing
+def round_what_if(request, evening: Evening, number: int):
+    """换个规矩看看 on a stored round (GET), or on a correction not yet saved (POST, its record as
+    the confirm form carries it): beside the same round under other rules. Nothing is stored."""
+    round_ = round_or_404(evening, number)
+    record = None
+    if request.method == "POST":
+        correction = CorrectionConfirmForm(request.POST)
+        if not correction.is_valid():
+            return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+        record = correction.cleaned_data["record"]
+    form = WhatIfForm(request.POST or request.GET, current=ruleset_from_dict(round_.rules))
+    rules = form.rules()
+    try:
+        sides = selectors.round_what_if(round_=round_, rules=rules, record=record) if rules else None
+    except RecordInvalid:  # a correction the page did not preview: back to the form that checks it
+        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    context = {**base_context(request, evening), "round": round_, "form": form, "sides": sides,
+               "correction": correction if record is not None else None,
+               "row": selectors.round_row(round_, selectors.evening_names(evening=evening))}
+    return render(request, "calculator/evening/round_what_if.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -146,6 +171,7 @@ def round_edit(request, evening: Evening, number: int):
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "details": record_changes(round_.record, entry.record, names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
+            "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         })
     response = render(request, "calculator/evening/round_edit.html", context)
     return refused(response) if request.method == "POST" and not entry.is_valid() else response

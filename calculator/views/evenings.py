@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import jsonsafe, selectors, services
-from ..forms import EveningForm, PaidForm
+from ..forms import EveningForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..pdf import render_pdf, report_rounds
 from ..presentation import present
 from ..qr import qr_svg
+from ..scoring import ruleset_from_dict
 from .access import ME_SESSION_KEY, base_context, editing, pdf_response, reading, refused, round_or_404
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
@@ -55,7 +56,8 @@ def _live(request, evening: Evening, page: str, context: dict) -> HttpResponse:
     version = selectors.evening_version(evening=evening)  # before the board: a change in between is re-sent
     if request.htmx and request.GET.get("since") == str(version):
         return HttpResponse(status=204)
-    context = {**context, "board": selectors.evening_board(evening=evening), "version": version}
+    context = {**context, "board": selectors.evening_board(evening=evening), "version": version,
+               "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules))}
     if request.htmx:
         return render(request, "calculator/partials/_evening_live.html", context)
     return render(request, page, context)
@@ -97,8 +99,43 @@ def follow_round(request, evening: Evening, number: int):
     round_ = round_or_404(evening, number)
     context = {"evening": evening, "read_only": True, "round": round_,
                "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
-               "view": present(selectors.stored_settlement(round_))}
+               "view": present(selectors.stored_settlement(round_)),
+               "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules))}
     return render(request, "calculator/evening/round_detail.html", context)
+
+
+@require_GET
+@reading
+def follow_round_what_if(request, evening: Evening, number: int):
+    """换个规矩看看 on a round, for the phones that follow the evening."""
+    round_ = round_or_404(evening, number)
+    form = WhatIfForm(request.GET, current=ruleset_from_dict(round_.rules))
+    rules = form.rules()
+    sides = selectors.round_what_if(round_=round_, rules=rules) if rules else None
+    context = {"evening": evening, "read_only": True, "round": round_, "form": form, "sides": sides,
+               "row": selectors.round_row(round_, selectors.evening_names(evening=evening))}
+    return render(request, "calculator/evening/round_what_if.html", context)
+
+
+def _what_if(request, evening: Evening, context: dict) -> HttpResponse:
+    form = WhatIfForm(request.GET, current=ruleset_from_dict(evening.rules))
+    rules = form.rules()
+    sides = selectors.evening_what_if(evening=evening, rules=rules) if rules else None
+    return render(request, "calculator/evening/what_if.html", {**context, "form": form, "sides": sides})
+
+
+@require_GET
+@editing
+def evening_what_if(request, evening: Evening):
+    """今晚按兴义算: every round of the evening re-scored under other rules, totals side by side.
+    Nothing stored changes (R41)."""
+    return _what_if(request, evening, base_context(request, evening))
+
+
+@require_GET
+@reading
+def follow_what_if(request, evening: Evening):
+    return _what_if(request, evening, {"evening": evening, "read_only": True})
 
 
 @require_GET

@@ -2,8 +2,10 @@
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..presentation import present
 from ..entry import RoundEntry
+from ..forms import WhatIfForm
+from ..presentation import present
+from ..presentation.what_if import round_sides
 
 SWITCH = "switch_players"  # the 四人 / 三人 buttons of the entry form: its entries, drawn for that table
 
@@ -28,7 +30,8 @@ def round_new(request):
     if draft:
         return render(request, "calculator/round_new.html", {"entry": entry, "result": result})
     if result:
-        return render(request, "calculator/round_result.html", {"entry": entry, "result": result})
+        what_if = WhatIfForm(current=entry.settlement.record.rules)
+        return render(request, "calculator/round_result.html", {"entry": entry, "result": result, "what_if": what_if})
     return render(request, "calculator/round_new.html", {"entry": entry}, status=400)
 
 
@@ -38,3 +41,18 @@ def round_preview(request):
     entry = RoundEntry(request.POST, players=_players(request.POST), live=True)
     result = present(entry.settlement) if entry.is_valid() else None
     return render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+
+
+@require_POST
+def round_what_if(request):
+    """换个规矩看看 on the round just scored (it comes back in hidden fields, nothing is stored):
+    its settlement beside the same round under another preset or other options."""
+    entry = RoundEntry(request.POST, players=_players(request.POST))
+    if not entry.is_valid():
+        return render(request, "calculator/round_new.html", {"entry": entry}, status=400)
+    form = WhatIfForm(request.POST, current=entry.settlement.record.rules)
+    rules = form.rules()
+    sides = round_sides(entry.settlement, entry.record, rules) if rules else None
+    round_data = [(name, value) for name, value in entry.hidden_data if not name.startswith(f"{form.prefix}-")]
+    return render(request, "calculator/round_what_if.html",
+                  {"entry": entry, "round_data": round_data, "form": form, "sides": sides})

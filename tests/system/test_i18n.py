@@ -218,6 +218,10 @@ def test_a_round_with_problems_and_a_result_read_in_english(english):
     page = result.content.decode()
     assert "One-suit triplets 清大对 15, self-draw 自摸" in page
     assert untranslated(page) == set()
+    what_if = english.post(reverse("calculator:round_what_if"),
+                           {**record_to_post_data(load_example("E2")), "what_if-preset": "anshun"}).content.decode()
+    assert "What if we played other rules?" in what_if and "Lines that changed" in what_if
+    assert untranslated(what_if) == set()
 
 
 @pytest.mark.django_db
@@ -236,6 +240,10 @@ def test_an_evening_reads_in_english(english, evening):
         reverse("calculator:evening_follow_round", args=[read_token, 3]),
         reverse("calculator:evening_rules", args=[token]),
         reverse("calculator:evening_follow_rules", args=[read_token]),
+        reverse("calculator:evening_what_if", args=[token]) + "?what_if-preset=anshun",
+        reverse("calculator:evening_round_what_if", args=[token, 1]) + "?what_if-preset=xingyi",
+        reverse("calculator:evening_follow_what_if", args=[read_token]) + "?what_if-preset=xingyi",
+        reverse("calculator:evening_follow_round_what_if", args=[read_token, 3]) + "?what_if-preset=anshun",
     ]
     for url in urls:
         response = english.get(url)

@@ -7,6 +7,7 @@ rounds, computed by `selectors`. Writes go through `services`, never through `sa
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.db import models
 from django.db.models import Q
@@ -165,3 +166,33 @@ class PaidTransfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer}→{self.payee} {self.points}"
+
+
+class RoundDraft(models.Model):
+    """录入中: the evening's next round while the table types it in, on the server so that no
+    reload, Back, dropped tab or second phone loses what was typed.
+
+    `data` holds the round form's fields as the form posts them (field name → list of values);
+    `fields` says per field at which `version` it was last written, by which page (`client`, a
+    random id per opened page) and whose phone (`by`, the 我是… name), so that several phones can
+    merge per field and hear when two of them changed the same one. `version` grows by one with
+    every save that changed something. `idempotency_key` is the key the round will be recorded
+    under: every phone submits the draft with it, so the draft becomes at most one round, and
+    recording it deletes the draft (`services.rounds.round_record`). One draft per evening.
+    """
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="drafts")
+    idempotency_key = models.UUIDField(default=uuid.uuid4)
+    data = models.JSONField(default=dict)
+    fields = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["evening"], name="round_draft_one_per_evening"),
+        ]
+
+    def __str__(self) -> str:
+        return f"draft v{self.version}"

@@ -6,7 +6,9 @@
 - `settle_up`: what is still owed after the payments made, and the fewest transfers (R43).
 - `history`: every change to the evening's rounds (R42).
 - `what_if`: a round, a correction or the whole evening under other rules (换个规矩看看).
+- `drafts`: the round being entered (录入中) and what changed in it since a phone last looked.
 """
+from .drafts import draft_changes, draft_version, evening_draft
 from .evenings import (
     EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
     evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
@@ -19,6 +21,7 @@ from .settle_up import SettleUp, TransferRow, evening_payment_count, evening_set
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
+    "draft_changes", "draft_version", "evening_draft",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SettleUp",
     "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
     "evening_names", "evening_payment_count", "evening_rounds_queryset", "evening_settle_up",

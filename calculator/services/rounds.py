@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import selectors
-from ..models import MAX_BY, Change, Evening, Round
+from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.problems import gettext_noop as _noop
@@ -121,7 +121,8 @@ def round_record(
 
     Raises `RecordInvalid` (nothing stored) when the record breaks a rule. A second call with
     an idempotency key already used in this evening stores nothing: it returns that round when
-    the record is the same, and raises `IdempotencyKeyReused` when it is not.
+    the record is the same, and raises `IdempotencyKeyReused` when it is not. The draft that
+    holds the key (录入中, every phone's form carries it) is consumed: it became this round.
     """
     evening = lock_evening(evening)
     settlement = settle_record(_evening_record(evening, record, evening.rules))
@@ -139,6 +140,8 @@ def round_record(
     round_.save()
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
                           by=by[:MAX_BY], before=None, after=snapshot(round_))
+    if idempotency_key is not None:
+        RoundDraft.objects.filter(evening=evening, idempotency_key=idempotency_key).delete()
     return round_
 
 

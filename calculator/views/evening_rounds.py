@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,20 +16,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import selectors, services
 from ..entry import RoundEntry
+from ..entry.draft import draft_data, draft_fields, field_words
 from ..forms import CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present
 from ..presentation.changes import record_changes
 from ..scoring import RecordInvalid, ruleset_from_dict
-from .access import base_context, editing, me, pdf_response, refused, round_or_404
-
+from .access import ME_SESSION_KEY, base_context, editing, me, pdf_response, refused, round_or_404
 
 # -- rounds ------------------------------------------------------------------------------------
 
 
 def _entry(evening: Evening, data=None, *, rules: dict | None = None, initial: dict | None = None,
-           live: bool = False) -> RoundEntry:
+           live: bool = False, draft: bool = False) -> RoundEntry:
     """The round form of issue 3 with the evening's names, stake and rules fixed (R41)."""
     return RoundEntry(
         data,
@@ -39,7 +39,35 @@ def _entry(evening: Evening, data=None, *, rules: dict | None = None, initial: d
         dealer=None if initial else selectors.next_dealer(evening=evening),
         initial=initial,
         live=live,
+        draft=draft,
     )
+
+
+def _my_seat(request, evening: Evening) -> int | None:
+    seat = request.session.get(ME_SESSION_KEY, {}).get(str(evening.pk))
+    return seat if isinstance(seat, int) else None
+
+
+def _small_int(text: str) -> int:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
+
+
+def _save_draft(request, evening: Evening, *, changed: set[str] | None) -> services.DraftSaved:
+    """Save what this page posted into the evening's draft (录入中), merged per field."""
+    return services.draft_save(
+        evening=evening, values=draft_fields(request.POST), changed=changed,
+        base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
+        by=me(request, evening), key=_idempotency_key(request))
+
+
+def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
+    """"小李 也改了翻牌：6条" for each field another phone changed too."""
+    notes = []
+    for overlap in saved.overlaps:
+        label, value = field_words(overlap.name, overlap.values, names)
+        who = overlap.by or _("另一部手机")
+        notes.append(_("{who} 也改了{field}：{value}（现在按你的）").format(who=who, field=label, value=value))
+    return notes
 
 
 def _idempotency_key(request) -> uuid.UUID | None:
@@ -52,9 +80,18 @@ def _idempotency_key(request) -> uuid.UUID | None:
 @require_http_methods(["GET", "POST"])
 @editing
 def round_new(request, evening: Evening):
-    """记一局: the round form; a valid submit is stored as the evening's next round."""
-    entry = _entry(evening, request.POST if request.method == "POST" else None)
-    key = _idempotency_key(request) if request.method == "POST" else None
+    """记一局: the round form; a valid submit is stored as the evening's next round.
+
+    Opening it starts or resumes the evening's draft (录入中): the form is drawn as the draft
+    holds it, and carries the draft's idempotency key, so whichever phone submits it, the draft
+    becomes one round. A refused submit keeps what it held in the draft."""
+    if request.method == "GET":
+        draft = services.draft_open(evening=evening)
+        entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
+        key, version = draft.idempotency_key, draft.version
+    else:
+        entry = _entry(evening, request.POST)
+        key, version = _idempotency_key(request), _small_int(request.POST.get("draft_base", ""))
     recorded_as = None  # the round this form's key already recorded, when it now holds another
     if request.method == "POST" and entry.is_valid():
         try:
@@ -73,10 +110,16 @@ def round_new(request, evening: Evening):
         "recorded_as": recorded_as,
         "action": reverse("calculator:evening_round_new", args=[evening.token]),
         "preview_url": reverse("calculator:evening_round_preview", args=[evening.token]),
-        "hidden_fields": [("idempotency_key", key or uuid.uuid4())],
+        "hidden_fields": [("idempotency_key", key or uuid.uuid4()), ("draft_base", version),
+                          ("draft_client", uuid.uuid4().hex[:16])],
         "next_number": selectors.next_round_number(evening=evening),
         "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
+        "draft_url": reverse("calculator:evening_round_draft", args=[evening.token]),
+        "draft_version": version,
+        "my_seat": _my_seat(request, evening),
     }
+    if request.method == "POST" and recorded_as is None and key is not None:
+        _save_draft(request, evening, changed=None)  # refused: what it held is not lost
     response = render(request, "calculator/evening/round_new.html", context)
     return refused(response) if request.method == "POST" else response
 
@@ -97,7 +140,56 @@ def round_preview(request, evening: Evening):
         rules = round_or_404(evening, int(number)).rules
     entry = _entry(evening, request.POST, rules=rules, live=True)
     result = present(entry.settlement) if entry.is_valid() else None
-    return render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+    response = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+    if rules is None and "draft_client" in request.POST:  # the new round's page: save into its draft
+        changed = {n for n in request.POST.get("draft_changed", "").split(",") if n}
+        saved = _save_draft(request, evening, changed=changed)
+        bar = render(request, "calculator/partials/_draft_bar.html", {
+            **base_context(request, evening), "oob": True, "saved": saved,
+            "notes": _overlap_notes(saved, selectors.evening_names(evening=evening))})
+        response.content += bar.content
+    return response
+
+
+@require_GET
+@editing
+def round_draft(request, evening: Evening):
+    """The phones' poll while a round is entered together: the fields other pages changed
+    since the version this page has (`since`), or 204 while the draft is at that version.
+
+    JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"}};
+    when the draft is
+    gone: {"recorded": number, "url"} if it became a round (the page's `key`), else {"gone": true}."""
+    draft = selectors.evening_draft(evening=evening)
+    since = _small_int(request.GET.get("since", ""))
+    if draft is None:
+        try:
+            key = uuid.UUID(request.GET.get("key", ""))
+        except ValueError:
+            key = None
+        round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
+        if round_ is None:
+            return JsonResponse({"gone": True})
+        return JsonResponse({"recorded": round_.number,
+                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
+    if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
+        return HttpResponse(status=204)
+    changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
+    names = selectors.evening_names(evening=evening)
+    return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
+                         "fields": {name: values for name, (values, _by) in changes.items()},
+                         "by": {name: by for name, (_values, by) in changes.items() if by},
+                         "words": {name: "：".join(field_words(name, values, names))
+                                   for name, (values, _by) in changes.items()}})
+
+
+@require_POST
+@editing
+def round_draft_discard(request, evening: Evening):
+    """扔掉: throw away the round being entered (the evening page asks first, without JavaScript)."""
+    if services.draft_discard(evening=evening):
+        messages.success(request, _("正在录的那一局扔掉了。"))
+    return redirect("calculator:evening_detail", token=evening.token)
 
 
 @require_GET

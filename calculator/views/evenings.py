@@ -4,6 +4,8 @@ renders only the partial that the full page includes, so each piece of markup ex
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
@@ -14,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import jsonsafe, selectors, services
+from ..entry.draft import SeatProgress, draft_progress
 from ..forms import EveningForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..pdf import render_pdf, report_rounds
@@ -49,15 +52,20 @@ def evening_new(request):
 # -- the evening page --------------------------------------------------------------------------
 
 
-def _live(request, evening: Evening, page: str, context: dict) -> HttpResponse:
+def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bool = False) -> HttpResponse:
     """An evening page, or for its htmx poll only the live part: 204 (htmx then swaps nothing)
     while the `since` it sends is still the evening's version, so an idle table costs a header
-    instead of the whole board every 5 seconds."""
-    version = selectors.evening_version(evening=evening)  # before the board: a change in between is re-sent
-    if request.htmx and request.GET.get("since") == str(version):
+    instead of the whole board every 5 seconds. `with_draft`: the edit page also shows the round
+    being entered (录入中), so its version also counts the draft's saves."""
+    version = str(selectors.evening_version(evening=evening))  # before the board: a change in between is re-sent
+    if with_draft:
+        version += f".{selectors.draft_version(evening=evening)}"
+    if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
     context = {**context, "board": selectors.evening_board(evening=evening), "version": version,
                "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules))}
+    if with_draft:
+        context["draft"] = _draft_summary(evening)
     if request.htmx:
         return render(request, "calculator/partials/_evening_live.html", context)
     return render(request, page, context)
@@ -67,7 +75,27 @@ def _live(request, evening: Evening, page: str, context: dict) -> HttpResponse:
 @editing
 def evening_detail(request, evening: Evening):
     """The evening; its live part polls too, so two phones that both record see each other's rounds."""
-    return _live(request, evening, "calculator/evening/detail.html", base_context(request, evening))
+    return _live(request, evening, "calculator/evening/detail.html", base_context(request, evening),
+                 with_draft=True)
+
+
+@dataclass(frozen=True)
+class DraftSummary:
+    seats: list[SeatProgress]
+
+    @property
+    def done(self) -> int:
+        return sum(seat.done for seat in self.seats)
+
+
+def _draft_summary(evening: Evening) -> DraftSummary | None:
+    """The round being entered, as the evening page shows it; None until something was typed."""
+    draft = selectors.evening_draft(evening=evening)
+    if draft is None or not draft.version:
+        return None
+    seats = draft_progress(draft.data, names=selectors.evening_names(evening=evening),
+                           rules=ruleset_from_dict(evening.rules), stake=selectors.evening_stake(evening=evening))
+    return DraftSummary(seats=seats)
 
 
 @require_POST

@@ -419,7 +419,7 @@ POLL = "hx-trigger=\"every 5s [document.visibilityState==='visible']\""
 
 def polled_version(page: str, address: str) -> str:
     """The version a page's live part sends back when it polls `address`."""
-    match = re.search(rf'hx-get="{re.escape(address)}\?since=(\d+)"', page)
+    match = re.search(rf'hx-get="{re.escape(address)}\?since=([\d.]+)"', page)
     assert match, "the live part does not poll its own address"
     return match.group(1)
 

@@ -1,0 +1,98 @@
+"""Writes of the round being entered (录入中): open it, save what a phone changed, throw it away.
+
+Every write takes the evening's lock, as rounds do, so phones saving into one draft at once are
+served one after the other and each save sees the version the last one left. A save writes only
+the fields its phone changed (merge per field); a field that another phone changed since this
+phone last looked is still written (the phone just typed it), and the save says so, so that the
+phone can tell its user "小李 也改了翻牌：6条".
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import MAX_BY, Evening, Round, RoundDraft
+from .evenings import lock_evening
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """A field this phone changed that another phone had changed too, since this one looked."""
+
+    name: str
+    by: str  # the other phone's 我是… name, "" if it did not say
+    values: list[str]  # what the other phone had put there
+
+
+@dataclass
+class DraftSaved:
+    """What a save did: the draft as it now stands, the overlaps, or the round the draft already
+    became (then nothing was saved)."""
+
+    draft: RoundDraft | None
+    overlaps: list[Overlap] = field(default_factory=list)
+    recorded: Round | None = None
+
+
+@transaction.atomic
+def draft_open(*, evening: Evening) -> RoundDraft:
+    """记一局: the evening's draft of its next round, started if there is none."""
+    evening = lock_evening(evening)
+    draft = RoundDraft.objects.filter(evening=evening).first()
+    if draft is None:
+        draft = RoundDraft.objects.create(evening=evening)
+    return draft
+
+
+@transaction.atomic
+def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[str] | None,
+               base: int, client: str, by: str = "", key: uuid.UUID | None = None) -> DraftSaved:
+    """Write the fields `changed` into the evening's draft (merge per field).
+
+    `base` is the draft version the phone last saw, `client` the page's id. `changed` None: a
+    whole form (a submit that was refused, a phone without JavaScript) writes each field that
+    differs, except those another phone wrote after `base`. A draft that holds nothing yet takes
+    every field of `values` (the phone's whole form: blank fields, meld-row counts). `key`: the idempotency key the phone's form holds; if a round was already recorded
+    under it, nothing is saved and the round is returned (`recorded`); if the draft was thrown
+    away meanwhile, the phone's entry starts a new one (nothing typed is lost)."""
+    evening = lock_evening(evening)
+    if key is not None:
+        recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
+        if recorded is not None:
+            return DraftSaved(draft=None, recorded=recorded)
+    draft = RoundDraft.objects.filter(evening=evening).first()
+    if draft is None:
+        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key else {}))
+    names = set(values) if changed is None or not draft.data else changed & set(values)
+    overlaps = []
+    writes = {}
+    for name in sorted(names):
+        new = list(values[name])
+        old = draft.data.get(name, [])
+        if new == old:
+            continue
+        meta = draft.fields.get(name) or {}
+        if meta.get("v", 0) > base and meta.get("client") != client:
+            overlaps.append(Overlap(name=name, by=meta.get("by", ""), values=list(old)))
+            if changed is None:  # a whole form, not a phone's own change: what others wrote stays
+                continue
+        writes[name] = new
+    if writes or draft.pk is None:
+        draft.version += 1
+        for name, new in writes.items():
+            draft.data[name] = new
+            draft.fields[name] = {"v": draft.version, "client": client[:40], "by": by[:MAX_BY]}
+        draft.updated_at = timezone.now()
+        draft.save()
+    return DraftSaved(draft=draft, overlaps=overlaps)
+
+
+@transaction.atomic
+def draft_discard(*, evening: Evening) -> bool:
+    """扔掉: throw the evening's draft away. False when there was none."""
+    evening = lock_evening(evening)
+    deleted, _ = RoundDraft.objects.filter(evening=evening).delete()
+    return bool(deleted)

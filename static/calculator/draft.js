@@ -1,0 +1,256 @@
+/* 录入中: nothing typed into a round form is lost, and the phones at a table enter one round together.
+ *
+ * Three wrappers around a round form ([data-round-form]) switch this on:
+ * - [data-draft]: an evening's next round, kept on the server (models.RoundDraft). Every change
+ *   the live preview posts carries the names of the fields this page changed and has not saved
+ *   yet (draft_changed); the server merges those per field. Every 2 s (while the tab is visible)
+ *   the page asks for what other phones changed since the version it has (204 when nothing) and
+ *   fills it in, except where this page has typed something not yet saved: that stays, and the
+ *   page says "小李 也改了翻牌：6条". A page that said who it is (data-my-seat) puts its own
+ *   seat's card first, its tile keyboard open while the hand is empty.
+ * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
+ *   and brings it back when the page is opened afresh (data-fresh="1").
+ * - [data-warn-unsaved]: a correction asks before the page is left with changes not submitted.
+ * The form itself works without this script; tiles.js draws the tiles whenever an `input` event
+ * reaches the form, which is also what makes htmx post the preview.
+ */
+(function () {
+  "use strict";
+
+  var POLL_MS = 2000;
+  var LOCAL_KEY = "zhuoji-round-entry";
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  /* A field's values as the form would post them. */
+  function valuesOf(form, name) {
+    var out = [];
+    each(form.elements, function (el) {
+      if (el.name !== name || el.disabled) return;
+      if (el.type === "checkbox" || el.type === "radio") { if (el.checked) out.push(el.value); }
+      else out.push(el.value);
+    });
+    return out;
+  }
+
+  function setValues(form, name, values) {
+    each(form.elements, function (el) {
+      if (el.name !== name) return;
+      if (el.type === "checkbox" || el.type === "radio") el.checked = values.indexOf(el.value) >= 0;
+      else el.value = values.length ? values[0] : "";
+    });
+  }
+
+  function same(a, b) {
+    return a.length === b.length && a.every(function (v, i) { return v === b[i]; });
+  }
+
+  /* Tell tiles.js and htmx that the form changed (chips, counts, preview) without a user's event. */
+  function redraw(form) { form.dispatchEvent(new Event("input", { bubbles: true })); }
+
+  function fieldNames(form) {
+    var names = [];
+    each(form.elements, function (el) {
+      if (el.name && el.type !== "submit" && el.name !== "csrfmiddlewaretoken" && names.indexOf(el.name) < 0) names.push(el.name);
+    });
+    return names;
+  }
+
+  /* -- an evening's draft, shared by the phones at the table ------------------------------- */
+
+  function shared(root) {
+    var form = root.querySelector("form[data-round-form]");
+    if (!form) return;
+    var url = root.getAttribute("data-draft-url");
+    var client = form.elements.draft_client.value;
+    var baseInput = form.elements.draft_base;
+    var keyInput = form.elements.idempotency_key;
+    var log = root.querySelector("[data-draft-log]");
+    var seen = Number(baseInput.value) || 0;
+    var dirty = {};          // field name -> true: typed here, not saved yet
+    var nextSent = null;     // what the request being configured carries
+    var inFlight = 0;
+    var applying = false, polling = false, stopped = false, submitting = false;
+
+    function note(text) {
+      if (!log || !text) return;
+      var item = document.createElement("li");
+      item.textContent = text;
+      log.insertBefore(item, log.firstChild);
+      while (log.children.length > 3) log.removeChild(log.lastChild);
+    }
+
+    function setSeen(version) {
+      seen = version;
+      baseInput.value = String(version);
+    }
+
+    function stop(number, href) {
+      stopped = true;
+      dirty = {};
+      root.classList.add("is-recorded");
+      if (number) {
+        var bar = document.getElementById("draft-bar");
+        if (bar && !bar.hasAttribute("data-draft-recorded")) {
+          bar.setAttribute("data-draft-recorded", number);
+          bar.innerHTML = "";
+          var text = document.createElement("p");
+          text.className = "draft-done";
+          var link = document.createElement("a");
+          link.href = href;
+          link.textContent = root.getAttribute("data-recorded-text").replace("{n}", number);
+          text.appendChild(link);
+          bar.appendChild(text);
+        }
+      }
+    }
+
+    /* After each save: the draft's key (a new draft after a throw-away has its own), the notes. */
+    function readBar() {
+      var bar = document.getElementById("draft-bar");
+      if (!bar) return;
+      var key = bar.getAttribute("data-draft-key");
+      if (key && keyInput.value !== key) { keyInput.value = key; setSeen(0); }
+      each(bar.querySelectorAll("[data-draft-notes] li"), function (li) { note(li.textContent); li.remove(); });
+      if (bar.hasAttribute("data-draft-recorded")) stop();
+    }
+
+    form.addEventListener("input", function (event) {
+      var name = event.target.name;
+      if (applying || !name || name.indexOf("draft_") === 0) return;
+      dirty[name] = true;
+    });
+    form.addEventListener("submit", function () { submitting = true; });
+    form.addEventListener("htmx:configRequest", function (event) {
+      if (event.detail.elt !== form) return;
+      var names = Object.keys(dirty);
+      event.detail.parameters.draft_changed = names.join(",");
+      nextSent = {};
+      names.forEach(function (name) { nextSent[name] = valuesOf(form, name); });
+    });
+    form.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.detail.elt !== form) return;
+      event.detail.xhr.draftSent = nextSent;
+      inFlight += 1;
+    });
+    form.addEventListener("htmx:afterRequest", function (event) {
+      if (event.detail.elt !== form) return;
+      inFlight = Math.max(0, inFlight - 1);
+      var sent = event.detail.xhr && event.detail.xhr.draftSent;
+      if (!event.detail.successful || !sent) return;  // offline: it stays dirty and is sent again
+      Object.keys(sent).forEach(function (name) {
+        if (same(valuesOf(form, name), sent[name])) delete dirty[name];
+      });
+      readBar();
+    });
+    document.body.addEventListener("htmx:oobAfterSwap", readBar);
+
+    function apply(data) {
+      if (!data || stopped) return;
+      if (data.recorded) { stop(data.recorded, data.url); return; }
+      if (data.gone) { setSeen(0); return; }  // thrown away: this page's next change starts a new one
+      if (data.key !== keyInput.value) { keyInput.value = data.key; setSeen(0); return; }
+      var changed = false;
+      Object.keys(data.fields).forEach(function (name) {
+        var values = data.fields[name];
+        if (same(valuesOf(form, name), values)) return;
+        if (dirty[name]) {  // typed here and not saved yet: ours stays, and the page says so
+          note((data.by[name] || root.getAttribute("data-other-phone")) + " " +
+               root.getAttribute("data-also-changed") + (data.words[name] || name));
+          return;
+        }
+        setValues(form, name, values);
+        changed = true;
+      });
+      setSeen(Math.max(seen, data.version));
+      if (changed) {
+        applying = true;
+        try { redraw(form); } finally { applying = false; }
+      }
+    }
+
+    function poll() {
+      if (stopped || polling || document.visibilityState !== "visible") return;
+      polling = true;
+      var query = "?since=" + seen + "&client=" + encodeURIComponent(client) + "&key=" + encodeURIComponent(keyInput.value);
+      fetch(url + query, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.status === 204 ? null : response.json(); })
+        .then(apply)
+        .catch(function () { /* offline: what was typed stays here, and is sent when the line is back */ })
+        .then(function () {
+          polling = false;
+          if (!stopped && !inFlight && Object.keys(dirty).length) redraw(form);  // send what is still unsaved
+        });
+    }
+    setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", poll);
+
+    window.addEventListener("beforeunload", function (event) {
+      if (!submitting && !stopped && Object.keys(dirty).length) { event.preventDefault(); event.returnValue = ""; }
+    });
+
+    var mine = root.getAttribute("data-my-seat");
+    var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
+    if (card) {
+      var first = form.querySelector("[data-seat-card], .settings-card");
+      if (first && first !== card) first.parentNode.insertBefore(card, first);
+      card.classList.add("is-mine");
+      var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
+      var box = card.querySelector("[data-tile-box]");
+      if (hand && box && !hand.value) box.click();
+    }
+  }
+
+  /* -- the stateless /round/ page: kept in this browser ------------------------------------ */
+
+  function local(root) {
+    var form = root.querySelector("form[data-round-form]");
+    if (!form) return;
+    function save() {
+      var data = {};
+      fieldNames(form).forEach(function (name) { data[name] = valuesOf(form, name); });
+      try { localStorage.setItem(LOCAL_KEY, JSON.stringify(data)); } catch (e) { /* private mode: no memory */ }
+    }
+    form.addEventListener("input", save);
+    if (root.getAttribute("data-fresh") !== "1") { save(); return; }
+    var stored = null;
+    try { stored = JSON.parse(localStorage.getItem(LOCAL_KEY) || "null"); } catch (e) { stored = null; }
+    if (!stored) return;
+    var players = form.elements.players;
+    if (players && stored.players && stored.players[0] !== players.value) {
+      location.replace(location.pathname + "?players=" + encodeURIComponent(stored.players[0]));
+      return;
+    }
+    Object.keys(stored).forEach(function (name) {
+      if (name !== "players" && form.elements[name]) setValues(form, name, stored[name]);
+    });
+    redraw(form);
+  }
+
+  function forget() {
+    try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
+  }
+
+  /* -- a correction: ask before leaving with changes not submitted --------------------------- */
+
+  function warn(root) {
+    var form = root.querySelector("form[data-round-form]");
+    if (!form) return;
+    var changed = false, submitting = false;
+    form.addEventListener("input", function () { changed = true; });
+    form.addEventListener("submit", function () { submitting = true; });
+    window.addEventListener("beforeunload", function (event) {
+      if (changed && !submitting) { event.preventDefault(); event.returnValue = ""; }
+    });
+  }
+
+  function init() {
+    each(document.querySelectorAll("[data-draft]"), shared);
+    each(document.querySelectorAll("[data-local-draft]"), local);
+    each(document.querySelectorAll("[data-warn-unsaved]"), warn);
+    if (document.querySelector("[data-local-draft-done]")) forget();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

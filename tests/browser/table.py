@@ -1,0 +1,130 @@
+"""Phones at one table, for the browser tests and bench/entry.py: open a phone, say who it is,
+tap a hand in, set the outcome. Every helper counts the taps it makes (a select is two: open
+it, pick), so the benchmark can say how many taps the busiest phone needed."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from calculator.scoring import parse_tiles
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "zh-CN",
+}
+
+
+@dataclass
+class Phone:
+    context: BrowserContext
+    page: Page
+    taps: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def tap(self, locator) -> None:
+        locator.tap()
+        self.taps += 1
+
+    def select(self, locator, value: str) -> None:
+        locator.select_option(value)
+        self.taps += 2  # open the menu, pick
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def open_phone(browser: Browser, base_url: str, token: str, seat: int | None) -> Phone:
+    """A phone at the table: a context of its own; it says which player it is (我是…), then opens 记一局."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    phone = Phone(context, page)
+    page.goto(f"{base_url}/e/{token}/")
+    if seat is not None:
+        page.select_option("#me-seat", str(seat))
+        page.get_by_role("button", name="记住").click()
+    page.locator("a.ev-record").click()
+    expect(page.locator("form[data-round-form]")).to_be_visible()
+    return phone
+
+
+def seat_card(page: Page, seat: int):
+    return page.locator(f'[data-seat-card="{seat}"]')
+
+
+def chips(page: Page, seat: int):
+    return seat_card(page, seat).locator(".seat-preview .tile-chips .tile")
+
+
+def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]") -> None:
+    """Tap a hand in on the tile keyboard (opening it unless it is open already), then 完成."""
+    page = phone.page
+    keyboard = page.locator("[data-tile-keyboard]")
+    target = seat_card(page, seat).locator(box)
+    if not (keyboard.is_visible() and "is-active" in (target.get_attribute("class") or "")):
+        phone.tap(target)
+    expect(keyboard).to_be_visible()
+    for tile in parse_tiles(notation):
+        phone.tap(keyboard.locator(f'[data-key="{tile}"]'))
+    phone.tap(keyboard.locator("[data-kb-done]"))
+    expect(keyboard).to_be_hidden()
+
+
+def enter_seat(phone: Phone, record: dict, seat: int) -> None:
+    """One seat's part of a round record: melds, hand, chicken discards, 报听."""
+    page = phone.page
+    data = record["seats"][seat]
+    card = seat_card(page, seat)
+    for row, meld in enumerate(data.get("melds", [])):
+        if row == 0:
+            phone.tap(card.locator("details.melds summary"))
+        kind = meld["kind"] if meld["type"] == "kong" else meld["type"]
+        phone.select(card.locator(f"#id_seat{seat}-melds-{row}-kind"), kind)
+        phone.select(card.locator(f"#id_seat{seat}-melds-{row}-tile"), meld["tile"])
+        if meld.get("from") is not None:
+            phone.select(card.locator(f"#id_seat{seat}-melds-{row}-from_seat"), str(meld["from"]))
+    if data.get("concealed"):
+        tap_hand(phone, seat, data["concealed"])
+    if data.get("discards"):
+        tap_hand(phone, seat, data["discards"], box=".discards-field [data-tile-box]")
+    if data.get("declared"):
+        phone.select(card.locator(f"#id_seat{seat}-declared"), data["declared"])
+    if data.get("xiang_gong"):
+        phone.tap(card.locator(f"label[for=id_seat{seat}-xiang_gong]"))
+
+
+def enter_outcome(phone: Phone, record: dict) -> None:
+    """The round-level fields: dealer, how it ended, who won on what, 翻牌, the first 幺鸡."""
+    page = phone.page
+    if page.locator("#id_dealer").input_value() != str(record["dealer"]):
+        phone.select(page.locator("#id_dealer"), str(record["dealer"]))
+    outcome = record["outcome"]
+    ending = {"draw": "荒庄"}.get(outcome["type"]) or ("自摸" if outcome.get("from") is None else "点炮")
+    if ending != "点炮":  # 点炮 is where the form starts
+        phone.tap(page.locator(".result-switch label", has_text=ending))
+    for winner in outcome.get("winners", []):
+        phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
+    if outcome["type"] == "win":
+        phone.select(page.locator("#id_win_tile"), outcome["winners"][0]["tile"])
+        if outcome.get("from") is not None:
+            phone.select(page.locator("#id_from_seat"), str(outcome["from"]))
+        if outcome.get("after_kong"):
+            phone.tap(page.locator("label[for=id_after_kong]"))
+        if outcome.get("hot_kong") or outcome.get("robbed") or any(w.get("passed_before") for w in outcome["winners"]):
+            phone.tap(page.locator("details.special-cases summary"))
+            if outcome.get("hot_kong"):
+                phone.select(page.locator("#id_hot_kong"), outcome["hot_kong"])
+            if outcome.get("robbed"):
+                phone.tap(page.locator("label[for=id_robbed]"))
+            if any(w.get("passed_before") for w in outcome["winners"]):
+                phone.tap(page.locator("label[for=id_passed_before]"))
+    if record.get("turned"):
+        phone.select(page.locator("#id_turned"), record["turned"])
+    first = record.get("first_yaoji")
+    if first:
+        phone.select(page.locator("#id_first_yaoji_seat"), str(first["seat"]))
+        if first.get("claimed_by") is not None:
+            phone.select(page.locator("#id_first_yaoji_claimed_by"), str(first["claimed_by"]))

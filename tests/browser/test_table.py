@@ -1,0 +1,152 @@
+"""The whole table enters one round together (issue 11), each phone its own browser context at
+390×844: each taps its own hand, one of them the outcome, and each sees the others' tiles; a
+reload or Back in the middle restores the entry exactly; a phone offline for a while loses
+nothing; two phones changing the same field are told."""
+from __future__ import annotations
+
+import re
+
+
+import pytest
+from playwright.sync_api import expect
+
+from calculator import selectors
+from calculator.models import Round
+from calculator.presentation import signed
+from calculator.scoring import parse_tiles
+from tests.browser.table import chips, enter_outcome, enter_seat, open_phone, seat_card, tap_hand
+from tests.factories import example_record, expected_net, make_evening
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SYNC_MS = 8000  # the phones poll every 2 s; a loaded test machine gets some slack
+
+
+def hand_size(record: dict, seat: int) -> int:
+    return len(parse_tiles(record["seats"][seat]["concealed"]))
+
+
+def see_net(phone, example: str) -> None:
+    bar = phone.page.locator(".net-bar [data-net]")
+    expect(bar).to_have_text([signed(v) for v in expected_net(example)], timeout=SYNC_MS)
+
+
+@pytest.mark.parametrize("phones", [2, 4])
+def test_phones_enter_one_round_together_and_see_each_others_tiles(live_server, browser, screenshot, phones):
+    evening = make_evening()
+    record = example_record("E1")
+    table = [open_phone(browser, live_server.url, evening.token, seat) for seat in range(phones)]
+    try:
+        # each phone's own seat comes first, its keyboard open while its hand is empty
+        for seat, phone in enumerate(table):
+            expect(phone.page.locator("form [data-seat-card]").first).to_have_attribute("data-seat-card", str(seat))
+            expect(phone.page.locator("[data-tile-keyboard]")).to_be_visible()
+        for seat, phone in enumerate(table):
+            enter_seat(phone, record, seat)
+        for seat in range(phones, 4):  # seats without a phone: the first phone enters them
+            enter_seat(table[0], record, seat)
+        enter_outcome(table[-1], record)
+        screenshot(table[0].page, f"{phones}-phones-first")
+        for phone in table:
+            for seat in range(4):
+                expect(chips(phone.page, seat)).to_have_count(hand_size(record, seat), timeout=SYNC_MS)
+            see_net(phone, "E1")
+        screenshot(table[1].page, f"{phones}-phones-second")
+        expect(seat_card(table[0].page, 1).locator(".tile-count")).to_have_text("13/13")
+        table[1].page.get_by_role("button", name="记下这一局").click()
+        expect(table[1].page.locator(".alert-success")).to_contain_text("第1局记好了")
+        expect(table[0].page.locator("#draft-bar")).to_contain_text("第1局", timeout=SYNC_MS)
+        table[0].page.get_by_role("button", name="记下这一局").click()  # too late: the same round, not a second
+    finally:
+        for phone in table:
+            phone.close()
+    assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
+    assert selectors.evening_draft(evening=evening) is None
+
+
+def test_a_reload_and_back_in_the_middle_restore_the_entry_exactly(live_server, browser, screenshot):
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=None)
+    page = phone.page
+    try:
+        enter_seat(phone, record, 0)
+        enter_seat(phone, record, 1)
+        enter_outcome(phone, record)
+        expect(page.locator("#draft-bar")).to_have_attribute("data-draft-version", re.compile(r"\d+"))
+        page.wait_for_timeout(600)  # the last tap's preview (350 ms) has been sent
+        page.wait_for_load_state("networkidle")
+        page.reload()
+        expect(chips(page, 0)).to_have_count(hand_size(record, 0))
+        expect(chips(page, 1)).to_have_count(hand_size(record, 1))
+        expect(page.locator("#id_turned")).to_have_value(record["turned"])
+        expect(page.locator("#id_win_tile")).to_have_value(record["outcome"]["winners"][0]["tile"])
+        expect(page.locator("#id_seat0-melds-0-kind")).to_have_value("men")
+        page.locator(".ev-back").click()
+        expect(page.locator("#evening-draft")).to_contain_text("第1局 录入中 · 2/4 家录好")
+        screenshot(page, "evening-page")
+        page.go_back()
+        expect(chips(page, 0)).to_have_count(hand_size(record, 0))
+        expect(chips(page, 1)).to_have_count(hand_size(record, 1))
+        expect(page.locator("#id_turned")).to_have_value(record["turned"])
+        enter_seat(phone, record, 2)
+        enter_seat(phone, record, 3)
+        see_net(phone, "E1")
+        screenshot(page, "after-back")
+    finally:
+        phone.close()
+
+
+def test_a_phone_offline_for_a_while_loses_nothing_and_catches_up(live_server, browser):
+    evening = make_evening()
+    record = example_record("E1")
+    first = open_phone(browser, live_server.url, evening.token, seat=0)
+    second = open_phone(browser, live_server.url, evening.token, seat=1)
+    try:
+        second.context.set_offline(True)
+        enter_seat(second, record, 1)   # typed while offline
+        enter_seat(first, record, 0)
+        second.page.wait_for_timeout(3000)
+        expect(chips(first.page, 1)).to_have_count(0)  # nothing reached the server
+        second.context.set_offline(False)
+        expect(chips(first.page, 1)).to_have_count(hand_size(record, 1), timeout=SYNC_MS)
+        expect(chips(second.page, 0)).to_have_count(hand_size(record, 0), timeout=SYNC_MS)
+    finally:
+        first.close()
+        second.close()
+    draft = selectors.evening_draft(evening=evening)
+    assert sorted(parse_tiles(draft.data["seat1-concealed"][0])) == sorted(parse_tiles(record["seats"][1]["concealed"]))
+
+
+def test_two_phones_changing_the_same_field_are_told_plainly(live_server, browser, screenshot):
+    evening = make_evening()
+    first = open_phone(browser, live_server.url, evening.token, seat=0)
+    second = open_phone(browser, live_server.url, evening.token, seat=1)
+    try:
+        for phone in (first, second):
+            phone.page.locator("[data-kb-done]").click()
+        first.page.select_option("#id_turned", "6s")
+        expect(second.page.locator("#id_turned")).to_have_value("6s", timeout=SYNC_MS)
+        second.context.set_offline(True)
+        second.page.select_option("#id_turned", "7s")
+        first.page.select_option("#id_turned", "8s")
+        first.page.wait_for_timeout(1500)
+        second.context.set_offline(False)
+        expect(second.page.locator("[data-draft-log]")).to_contain_text("老王 也改了翻牌：8条", timeout=SYNC_MS)
+        expect(second.page.locator("#id_turned")).to_have_value("7s")  # what it typed stays
+        expect(first.page.locator("#id_turned")).to_have_value("7s", timeout=SYNC_MS)  # and is sent
+        screenshot(second.page, "told")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_phone_opens_the_round_with_its_own_seat_first(live_server, browser, screenshot):
+    evening = make_evening()
+    phone = open_phone(browser, live_server.url, evening.token, seat=2)
+    try:
+        expect(phone.page.locator("form [data-seat-card]").first).to_have_attribute("data-seat-card", "2")
+        tap_hand(phone, 2, "123456789m1122p")
+        screenshot(phone.page, "mine")
+    finally:
+        phone.close()

@@ -1,0 +1,112 @@
+"""The round being entered (录入中): one draft per evening, merged per field, consumed once."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from calculator import selectors, services
+from calculator.models import RoundDraft
+from tests.factories import example_record, make_evening
+from tests.round_form_data import record_to_post_data
+
+pytestmark = pytest.mark.django_db
+
+
+def values_of(example: str) -> dict[str, list[str]]:
+    """A worked example as the draft keeps a form: name → list of values."""
+    data = record_to_post_data(example_record(example))
+    return {k: (v if isinstance(v, list) else [v]) for k, v in data.items()
+            if not k.endswith("-name") and k not in ("players", "preset", "stake")}
+
+
+def save(evening, values, *, changed=None, base=0, client="a", by=""):
+    return services.draft_save(evening=evening, values=values, changed=changed, base=base, client=client, by=by)
+
+
+def test_opening_twice_resumes_the_one_draft_and_the_database_allows_no_second():
+    evening = make_evening()
+    first = services.draft_open(evening=evening)
+    assert services.draft_open(evening=evening).pk == first.pk
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RoundDraft.objects.create(evening=evening)
+
+
+def test_the_first_save_keeps_the_whole_form_and_later_saves_only_what_changed():
+    evening = make_evening()
+    services.draft_open(evening=evening)
+    form = values_of("E1")
+    saved = save(evening, form, changed={"turned"})
+    assert saved.draft.data == form and saved.draft.version == 1
+    other = {**form, "turned": ["6s"], "seat1-concealed": ["123m"]}
+    saved = save(evening, other, changed={"turned"}, base=1)
+    assert saved.draft.data["turned"] == ["6s"]
+    assert saved.draft.data["seat1-concealed"] == form["seat1-concealed"]  # not changed here: not written
+    assert saved.draft.version == 2
+
+
+def test_a_save_that_changes_nothing_keeps_the_version():
+    evening = make_evening()
+    form = values_of("E1")
+    save(evening, form)
+    assert save(evening, form, changed={"turned"}, base=1).draft.version == 1
+
+
+def test_two_phones_each_write_their_own_seat_and_both_stay():
+    evening = make_evening()
+    blank = {**values_of("E1"), "seat0-concealed": [""], "seat1-concealed": [""]}
+    save(evening, blank, client="a")
+    save(evening, {**blank, "seat0-concealed": ["123456789m1122p"]}, changed={"seat0-concealed"}, base=1,
+         client="a", by="老王")
+    saved = save(evening, {**blank, "seat1-concealed": ["111222333p4455s"]}, changed={"seat1-concealed"}, base=1,
+                 client="b", by="小李")
+    assert saved.draft.data["seat0-concealed"] == ["123456789m1122p"]
+    assert saved.draft.data["seat1-concealed"] == ["111222333p4455s"]
+    assert not saved.overlaps
+    changes = selectors.draft_changes(saved.draft, since=1, client="a")
+    assert changes == {"seat1-concealed": (["111222333p4455s"], "小李")}
+
+
+def test_two_phones_changing_the_same_field_are_told():
+    evening = make_evening()
+    form = values_of("E1")
+    save(evening, form)
+    save(evening, {**form, "turned": ["6s"]}, changed={"turned"}, base=1, client="b", by="小李")
+    saved = save(evening, {**form, "turned": ["7s"]}, changed={"turned"}, base=1, client="a", by="阿珍")
+    assert saved.draft.data["turned"] == ["7s"]  # the one who just typed it
+    assert [(o.name, o.by, o.values) for o in saved.overlaps] == [("turned", "小李", ["6s"])]
+
+
+def test_a_whole_form_never_overwrites_what_another_phone_wrote_since():
+    evening = make_evening()
+    form = values_of("E1")
+    save(evening, form)
+    save(evening, {**form, "turned": ["6s"]}, changed={"turned"}, base=1, client="b")
+    saved = save(evening, {**form, "turned": ["7s"], "dealer": ["2"]}, changed=None, base=1, client="a")
+    assert saved.draft.data["turned"] == ["6s"] and saved.draft.data["dealer"] == ["2"]
+
+
+def test_recording_the_round_consumes_its_draft_and_the_draft_never_becomes_a_round_twice():
+    evening = make_evening()
+    draft = services.draft_open(evening=evening)
+    key = draft.idempotency_key
+    first = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    assert selectors.evening_draft(evening=evening) is None
+    again = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    assert again.pk == first.pk and evening.rounds.count() == 1
+    late = services.draft_save(evening=evening, values=values_of("E1"), changed={"turned"}, base=3,
+                               client="b", key=key)
+    assert late.recorded.pk == first.pk and selectors.evening_draft(evening=evening) is None
+
+
+def test_a_draft_thrown_away_is_gone_and_a_phone_still_typing_starts_a_new_one():
+    evening = make_evening()
+    key = uuid.uuid4()
+    services.draft_save(evening=evening, values=values_of("E1"), changed=None, base=0, client="a", key=key)
+    assert services.draft_discard(evening=evening) is True
+    assert selectors.evening_draft(evening=evening) is None
+    assert services.draft_discard(evening=evening) is False
+    saved = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=5,
+                                client="a", key=key)
+    assert saved.draft.data == values_of("E2")  # nothing typed is lost

@@ -1,0 +1,181 @@
+"""记一局 keeps what is typed on the server (录入中): a reload, another phone or a restarted browser
+finds it; the evening page shows it; saving consumes it; read-only addresses never touch it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from calculator import selectors
+from calculator.models import Evening, Round
+from tests.factories import example_record, make_evening
+from tests.round_form_data import record_to_post_data
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, evening: Evening, *args) -> str:
+    return reverse(f"calculator:{name}", args=[evening.token, *args])
+
+
+def hidden(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+
+
+def open_round(client: Client, evening: Evening) -> dict:
+    """Open 记一局 as a phone does; the hidden fields its form posts back."""
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    return {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
+
+
+def typed(example: str, form: dict, changed: str = "", **extra) -> dict:
+    """The round form as the live preview posts it, with what this phone changed."""
+    data = record_to_post_data(example_record(example))
+    data.update(form)
+    data["draft_changed"] = changed
+    data.update(extra)
+    return data
+
+
+def test_opening_the_round_twice_gives_one_draft_with_one_key(client):
+    evening = make_evening()
+    first, second = open_round(client, evening), open_round(Client(), evening)
+    assert first["idempotency_key"] == second["idempotency_key"]
+    assert first["draft_client"] != second["draft_client"]  # each page is its own writer
+    assert str(selectors.evening_draft(evening=evening).idempotency_key) == first["idempotency_key"]
+
+
+def test_what_the_preview_sends_is_there_after_a_reload_and_on_another_phone(client):
+    evening = make_evening()
+    form = open_round(client, evening)
+    data = typed("E1", form, changed="seat0-concealed")
+    data["seat1-concealed"] = "1234m"
+    response = client.post(url("evening_round_preview", evening), data, **HTMX)
+    assert response.status_code == 200 and 'id="draft-bar"' in response.content.decode()
+
+    page = Client().get(url("evening_round_new", evening)).content.decode()  # another phone, or a restart
+    hand = example_record("E1")["seats"][0]["concealed"]
+    assert f'value="{hand}"' in page and 'value="1234m"' in page
+    assert page.count('class="tile tile-') > 13  # the tiles are drawn, not only the text
+    assert 'data-tile="1m"' in page
+
+
+def test_the_evening_page_shows_the_round_being_entered_and_how_far_each_seat_is(client):
+    evening = make_evening()
+    data = typed("E1", open_round(client, evening))
+    data["seat3-concealed"] = "123m"
+    client.post(url("evening_round_preview", evening), data, **HTMX)
+    page = client.get(url("evening_detail", evening)).content.decode()
+    assert "第1局 录入中 · 3/4 家录好" in page
+    assert "还差" in page and "✓" in page
+    assert url("evening_round_draft_discard", evening) in page
+
+
+def test_the_evening_page_polls_the_draft_too(client):
+    evening = make_evening()
+    page = client.get(url("evening_detail", evening)).content.decode()
+    since = re.search(r'\?since=([\d.]+)"', page).group(1)
+    assert client.get(url("evening_detail", evening), {"since": since}, **HTMX).status_code == 204
+    client.post(url("evening_round_preview", evening), typed("E1", open_round(client, evening)), **HTMX)
+    assert client.get(url("evening_detail", evening), {"since": since}, **HTMX).status_code == 200
+
+
+def test_throwing_the_draft_away_asks_first_and_then_it_is_gone(client):
+    evening = make_evening()
+    client.post(url("evening_round_preview", evening), typed("E1", open_round(client, evening)), **HTMX)
+    page = client.get(url("evening_detail", evening)).content.decode()
+    assert "确定吗" in page and "确定扔掉" in page  # a confirmation, inside a form that needs no JavaScript
+    assert client.get(url("evening_round_draft_discard", evening)).status_code == 405
+    response = client.post(url("evening_round_draft_discard", evening))
+    assert response.status_code == 302 and selectors.evening_draft(evening=evening) is None
+    assert "录入中" not in client.get(url("evening_detail", evening)).content.decode()
+
+
+def test_saving_consumes_the_draft_and_two_phones_saving_it_make_one_round(client):
+    evening = make_evening()
+    form = open_round(client, evening)
+    other = Client()
+    other_form = open_round(other, evening)
+    first = client.post(url("evening_round_new", evening), typed("E1", form))
+    second = other.post(url("evening_round_new", evening), typed("E1", other_form))
+    assert first.status_code == second.status_code == 302
+    assert Round.objects.filter(evening=evening).count() == 1
+    assert selectors.evening_draft(evening=evening) is None
+    # the preview of a phone still on the page saves nothing, and says the round is recorded
+    late = client.post(url("evening_round_preview", evening), typed("E1", form, changed="turned"), **HTMX)
+    assert 'data-draft-recorded="1"' in late.content.decode()
+    assert selectors.evening_draft(evening=evening) is None
+
+
+def test_a_refused_submit_keeps_what_it_held_in_the_draft(client):
+    evening = make_evening()
+    data = typed("E1", open_round(client, evening))
+    data["seat2-concealed"] = "19m"
+    assert client.post(url("evening_round_new", evening), data).status_code == 400
+    assert selectors.evening_draft(evening=evening).data["seat2-concealed"] == ["19m"]
+
+
+def test_the_poll_answers_204_until_another_phone_changes_something(client):
+    evening = make_evening()
+    mine = open_round(client, evening)
+    client.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
+    version = selectors.draft_version(evening=evening)
+    poll = {"since": version, "client": mine["draft_client"], "key": mine["idempotency_key"]}
+    assert client.get(url("evening_round_draft", evening), poll).status_code == 204
+
+    theirs = open_round(Client(), evening)
+    Client().post(url("evening_round_preview", evening),
+                  typed("E1", {**theirs, "draft_base": str(version)}, changed="turned", turned="6s"), **HTMX)
+    answer = client.get(url("evening_round_draft", evening), poll).json()
+    assert answer["fields"] == {"turned": ["6s"]} and answer["version"] == version + 1
+    assert answer["words"] == {"turned": "翻牌：6条"}
+
+
+def test_two_phones_changing_the_same_field_hear_about_it(client):
+    evening = make_evening()
+    me_page = client.post(url("evening_me", evening), {"seat": "1"})  # 小李
+    assert me_page.status_code == 302
+    li, other = open_round(client, evening), Client()
+    ah = open_round(other, evening)
+    client.post(url("evening_round_preview", evening), typed("E1", li), **HTMX)
+    base = str(selectors.draft_version(evening=evening))
+    client.post(url("evening_round_preview", evening),
+                typed("E1", {**li, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
+    answer = other.post(url("evening_round_preview", evening),
+                        typed("E1", {**ah, "draft_base": base}, changed="turned", turned="7s"), **HTMX)
+    assert "小李 也改了翻牌：6条" in answer.content.decode()
+
+
+def test_the_poll_says_when_the_draft_became_a_round(client):
+    evening = make_evening()
+    form = open_round(client, evening)
+    client.post(url("evening_round_new", evening), typed("E1", form))
+    answer = client.get(url("evening_round_draft", evening), {"since": "3", "key": form["idempotency_key"]}).json()
+    assert answer["recorded"] == 1 and answer["url"] == url("evening_round", evening, 1)
+
+
+def test_a_read_only_address_neither_shows_nor_changes_the_draft(client):
+    evening = make_evening()
+    client.post(url("evening_round_preview", evening), typed("E1", open_round(client, evening)), **HTMX)
+    follow = reverse("calculator:evening_follow", args=[evening.read_token])
+    page = client.get(follow).content.decode()
+    assert "录入中" not in page and "draft" not in page
+    for path in (f"/v/{evening.read_token}/rounds/draft/", f"/v/{evening.read_token}/rounds/preview/",
+                 f"/v/{evening.read_token}/rounds/draft/discard/"):
+        assert client.post(path, {"turned": "6s"}).status_code == 404
+        assert client.get(path).status_code == 404
+    assert selectors.evening_draft(evening=evening).data["turned"] != ["6s"]
+
+
+def test_a_hand_made_post_stores_only_the_round_forms_fields(client):
+    evening = make_evening()
+    data = typed("E1", open_round(client, evening), evil="x" * 5000)
+    data["seat0-concealed"] = "1" * 5000
+    client.post(url("evening_round_preview", evening), data, **HTMX)
+    draft = selectors.evening_draft(evening=evening)
+    assert "evil" not in draft.data and "csrfmiddlewaretoken" not in draft.data
+    assert len(draft.data["seat0-concealed"][0]) <= 100

@@ -172,7 +172,7 @@ def evening_share(request, evening: Evening):
     follow_url = request.build_absolute_uri(reverse("calculator:evening_follow", args=[evening.read_token]))
     edit_url = request.build_absolute_uri(reverse("calculator:evening_detail", args=[evening.token]))
     context = {**base_context(request, evening), "follow_url": follow_url, "edit_url": edit_url,
-               "qr_svg": qr_svg(follow_url)}
+               "qr_svg": qr_svg(follow_url), "edit_qr_svg": qr_svg(edit_url)}
     return render(request, "calculator/evening/share.html", context)
 
 

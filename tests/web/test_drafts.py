@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from calculator import selectors
 from calculator.models import Evening, Round
+from calculator.scoring import settle_record
 from tests.factories import example_record, make_evening
 from tests.round_form_data import record_to_post_data
 
@@ -179,3 +180,26 @@ def test_a_hand_made_post_stores_only_the_round_forms_fields(client):
     draft = selectors.evening_draft(evening=evening)
     assert "evil" not in draft.data and "csrfmiddlewaretoken" not in draft.data
     assert len(draft.data["seat0-concealed"][0]) <= 100
+
+
+def test_the_share_page_offers_the_table_a_second_code_with_the_edit_address(client):
+    evening = make_evening()
+    page = client.get(url("evening_share", evening)).content.decode()
+    assert "同桌一起录" in page and page.count('<svg class="qr"') == 2
+    together = page[page.index('id="share-together"'):]
+    assert url("evening_detail", evening) in together
+    follow_page = client.get(reverse("calculator:evening_follow", args=[evening.read_token])).content.decode()
+    assert evening.token not in follow_page
+
+
+def test_one_more_round_on_the_stateless_page_keeps_the_table(client):
+    record = example_record("E7")  # 兴义, dealer 1
+    record["seats"][0]["name"], record["stake"] = "阿梅", "2"
+    result = client.post(reverse("calculator:round_new"), record_to_post_data(record)).content.decode()
+    again = re.search(r'href="(/round/\?again=1[^"]*)"', result).group(1).replace("&amp;", "&")
+    page = client.get(again).content.decode()
+    assert 'value="阿梅"' in page and 'name="stake" value="2"' in page
+    assert re.search(r'<option value="xingyi" selected>', page)
+    dealer = re.search(r'<select name="dealer".*?<option value="(\d)" selected>', page, re.DOTALL).group(1)
+    assert int(dealer) == settle_record(record).next_dealer
+    assert 'data-fresh="0"' in page  # what this browser kept of the last round is not brought back

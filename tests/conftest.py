@@ -132,3 +132,13 @@ def fetched(monkeypatch):
 
     monkeypatch.setattr(StaticFileFetcher, "fetch", spy)
     return urls
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits_and_a_clear_cache(settings):
+    """Tests open many evenings from one address: the limits are off unless a test sets them
+    (tests/web/test_limits.py). The cache (rate counts, rendered reports) starts empty."""
+    from django.core.cache import cache
+
+    settings.RATE_LIMITS = {}
+    cache.clear()

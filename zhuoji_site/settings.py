@@ -147,6 +147,23 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
 MAX_REQUEST_BYTES = 10 * 1024 * 1024  # whole bodies, files included: an imported evening is at most 8 MB
 
+# Anonymous work that costs, per client IP address: (requests, seconds). A table opens an
+# evening or two a night; these only stop a script. calculator/views/limits.py
+RATE_LIMITS = {
+    "evening_new": (int(os.environ.get("DJANGO_RATE_EVENINGS", "30")), 3600),
+    "evening_import": (int(os.environ.get("DJANGO_RATE_IMPORTS", "20")), 3600),
+}
+# Rate counts and rendered evening reports. Per process unless DJANGO_CACHE_DIR names a folder
+# that all of the server's workers share (bin/run --table sets one).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+         "LOCATION": os.environ["DJANGO_CACHE_DIR"], "OPTIONS": {"MAX_ENTRIES": 2000}}
+        if os.environ.get("DJANGO_CACHE_DIR")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 500}}
+    )
+}
+
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", not DEBUG)
@@ -155,7 +172,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -1,24 +1,46 @@
-"""An evening as a file: export to JSON data, and import it back under new addresses."""
+"""An evening as a file: export to JSON data, and import it back under new addresses.
+
+An import is anonymous and its file is at most a few megabytes, so it is checked in full before
+anything is written: every round and every round the history keeps is scored again, and must
+come out as the file says it did; numbers, dates and names must be within the bounds a real
+evening keeps. Only what scoring rebuilt is stored (no stray keys, no long strings), and it is
+written in bulk in one short transaction, which on SQLite holds the database's only write lock:
+other tables' rounds wait for that, and only for that.
+"""
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from .. import jsonsafe, selectors
-from ..models import MAX_BY, Change, Evening, PaidTransfer, Player, Round
-from ..presentation import present
-from ..scoring import ruleset_from_dict
+from ..models import MAX_BY, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round
+from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from .evenings import clean_names, clean_stake, clean_title
 from .rounds import snapshot
 
 EXPORT_FORMAT = "zhuoji.evening/1"
-MAX_COUNT = 2**31 - 1  # the positive integer columns (round numbers, versions, points)
+
+# Caps no real evening meets: a long Saturday is 60–100 rounds, each recorded once and corrected
+# now and then. They bound the work an anonymous upload can ask for.
+MAX_ROUNDS = 2_000
+MAX_HISTORY = 6_000
+MAX_PAID = 500
+# Round numbers and versions stay far below the columns' 2³¹−1, so that the next round (max + 1)
+# or correction (version + 1) still fits; paid points stay below it summed.
+MAX_NUMBER = 100_000
+MAX_PAID_POINTS = 10_000_000
+# Dates a page can print and do arithmetic on: none before the app, none far in the future.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+FUTURE_SLACK = timedelta(days=2)  # another machine's clock may run ahead
+BULK_BATCH = 500
 
 
 def _when(value: datetime) -> str:
@@ -27,10 +49,13 @@ def _when(value: datetime) -> str:
 
 def _moment(text: Any) -> datetime:
     """A time from an export, which `_when` writes with its UTC offset. One without an offset
-    could be any of a day's worth of moments, so it is refused (ValueError) rather than guessed."""
+    could be any of a day's worth of moments, so it is refused (ValueError) rather than guessed;
+    so is one before the app or in the future, which pages could not print or count from."""
     value = datetime.fromisoformat(text)
     if timezone.is_naive(value):
         raise ValueError(f"a time without its UTC offset: {text!r:.40}")
+    if not EARLIEST <= value <= timezone.now() + FUTURE_SLACK:
+        raise ValueError(f"a time out of range: {text!r:.40}")
     return value
 
 
@@ -68,114 +93,176 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
     }
 
 
-def _check_storable(data: Any) -> None:
-    """Refuse what no column can hold before the database is asked (see `jsonsafe`)."""
-    try:
-        jsonsafe.check_storable(data)
-    except jsonsafe.Unstorable as refused:
-        raise ValidationError("cannot be stored: %(reason)s", code="damaged",
-                              params={"reason": refused.reason}) from None
+# -- checking: everything below reads the file only, and writes nothing -------------------------
 
 
-def _count(value: Any, *, low: int = 1) -> int:
-    """An integer for a positive integer column (no bool, no float, no overflow)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_COUNT:
-        raise ValueError(f"not a count: {value!r:.40}")
+def _refuse(message: str, **params: Any) -> ValidationError:
+    return ValidationError(message, code="damaged", params=params)
+
+
+def _count(value: Any, *, low: int = 1, high: int = MAX_NUMBER) -> int:
+    """An integer within bounds (no bool, no float)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"not a count from {low} to {high}: {value!r:.40}")
     return value
 
 
-def _check_round(data: Mapping[str, Any], players: int) -> None:
-    net, items = data["net"], data["settlement"]["items"]
-    if not all(0 <= _count(data[k], low=0) < players for k in ("dealer", "next_dealer")):
-        raise ValidationError("round %(n)s: seats out of range", params={"n": data["number"]})
-    _count(data["number"]), _count(data["version"])
-    if not (isinstance(net, list) and len(net) == players and all(isinstance(v, int) for v in net)):
-        raise ValidationError("round %(n)s: a net per player", params={"n": data["number"]})
-    derived = [0] * players
-    for item in items:
-        if not all(0 <= _count(item[k], low=0) < players for k in ("payer", "payee")):
-            raise ValidationError("round %(n)s: an item between unknown seats", params={"n": data["number"]})
-        derived[item["payer"]] -= _count(item["points"], low=0)
-        derived[item["payee"]] += item["points"]
-    if derived != net or data["settlement"]["net"] != net:
-        raise ValidationError("round %(n)s: the net is not the sum of its items", params={"n": data["number"]})
-    ruleset_from_dict(data["rules"])
+def _list(value: Any, cap: int, what: str) -> list:
+    if not isinstance(value, list):
+        raise TypeError(f"{what} is not a list")
+    if len(value) > cap:
+        raise _refuse("more %(what)s than an evening holds (%(cap)s)", what=what, cap=cap)
+    return value
 
 
-def _check_change(data: Mapping[str, Any]) -> None:
-    if data["kind"] not in dict(Change.KINDS):
-        raise ValidationError("unknown kind of change", code="history")
-    _count(data["round_number"])
+@dataclass
+class _Scorer:
+    """Scores the file's rounds again under the evening's players and stake, each distinct one
+    once: the history repeats most rounds (created → after, corrected → before)."""
+
+    names: list[str]
+    stake: str
+    seen: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def snapshot(self, data: Any, number: int | None = None) -> dict[str, Any]:
+        """The round `data` (a snapshot as `rounds.snapshot` writes it) rebuilt by scoring.
+        Raises ValidationError when it does not score, or not to exactly the settlement it
+        says it did: a file cannot make a round pay what the rules do not."""
+        if not isinstance(data, Mapping):
+            raise _refuse("a round is an object")
+        if number is not None and data["number"] != number:
+            raise _refuse("round %(n)s: the history names another round", n=number)
+        key = json.dumps([data["record"], data["rules"]], sort_keys=True, ensure_ascii=False)
+        if key not in self.seen:
+            self.seen[key] = self._score(data["record"], data["rules"])
+        rebuilt = self.seen[key]
+        if any(data[k] != rebuilt[k] for k in ("settlement", "net", "dealer", "next_dealer")):
+            raise _refuse("round %(n)s does not score as the file says", n=data["number"])
+        return {"number": _count(data["number"]), **rebuilt, "version": _count(data["version"])}
+
+    def _score(self, record: Any, rules: Any) -> dict[str, Any]:
+        ruleset = ruleset_from_dict(rules)
+        if ruleset.to_dict() != rules:
+            raise _refuse("a round's rules are not complete")
+        if not isinstance(record, Mapping) or not isinstance(record.get("seats"), list) \
+                or len(record["seats"]) != len(self.names):
+            raise _refuse("a round of other players")
+        data = {**record, "preset": ruleset.preset, "stake": self.stake,
+                "options": {k: v for k, v in rules.items() if k != "preset"},
+                "seats": [{**(s if isinstance(s, Mapping) else {}), "name": n}
+                          for s, n in zip(record["seats"], self.names)]}
+        try:
+            settlement: Settlement = settle_record(data)
+        except RecordInvalid as invalid:
+            raise _refuse("a round breaks a rule: %(codes)s",
+                          codes=", ".join(p.code for p in invalid.problems)) from None
+        return {"record": settlement.record.to_dict(), "settlement": settlement.to_dict(), "rules": dict(rules),
+                "net": list(settlement.net), "dealer": settlement.record.dealer,
+                "next_dealer": settlement.next_dealer}
+
+
+@dataclass
+class _Checked:
+    """An evening from a file, checked in full and ready to be written."""
+
+    evening: Evening
+    names: list[str]
+    rounds: list[Round]
+    changes: list[Change]
+    paid: list[PaidTransfer]
+
+
+def _check_change(data: Any, scorer: _Scorer) -> Change:
+    if not isinstance(data, Mapping) or data["kind"] not in dict(Change.KINDS):
+        raise _refuse("unknown kind of change")
+    number = _count(data["round_number"])
     if not isinstance(data["by"], str) or len(data["by"]) > MAX_BY:
-        raise ValidationError("who changed a round is a name", code="history")
-    for kept in (data["before"], data["after"]):
-        if kept is not None and not isinstance(kept, Mapping):
-            raise ValidationError("a round as it was is an object", code="history")
+        raise _refuse("who changed a round is a name")
+    kept = {"before": data["before"], "after": data["after"]}
+    needed = {Change.CREATED: ("after",), Change.CORRECTED: ("before", "after"),
+              Change.DELETED: ("before",)}[data["kind"]]
+    if any((kept[side] is not None) != (side in needed) for side in kept):
+        raise _refuse("a change keeps the round as it was and as it became")
+    rebuilt = {side: scorer.snapshot(kept[side], number) if side in needed else None for side in kept}
+    return Change(round_number=number, kind=data["kind"], at=_moment(data["at"]), by=data["by"], **rebuilt)
 
 
-def _check_readable(evening: Evening) -> None:
-    """Read the imported evening back the way its pages and PDFs do: an export whose parts are
-    well-formed JSON but do not fit together fails here, inside the import's transaction,
-    rather than on every later visit."""
-    selectors.evening_board(evening=evening)
-    selectors.evening_history(evening=evening)
-    selectors.evening_settle_up(evening=evening)
-    for round_ in selectors.evening_rounds_queryset(evening=evening).select_related("evening"):
-        present(selectors.stored_settlement(round_))
+def _check_round(data: Any, scorer: _Scorer) -> Round:
+    if not isinstance(data, Mapping):
+        raise _refuse("a round is an object")
+    rebuilt = scorer.snapshot(data)
+    key = data["idempotency_key"]
+    return Round(**rebuilt, idempotency_key=uuid.UUID(key) if key is not None else None,
+                 created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]))
+
+
+def _check_paid(data: Any, players: int) -> PaidTransfer:
+    if not isinstance(data, Mapping):
+        raise _refuse("a payment is an object")
+    payer, payee = _count(data["payer"], low=0, high=players - 1), _count(data["payee"], low=0, high=players - 1)
+    if payer == payee:
+        raise _refuse("a payment between two seats")
+    return PaidTransfer(payer=payer, payee=payee, points=_count(data["points"], high=MAX_PAID_POINTS),
+                        paid_at=_moment(data["paid_at"]))
+
+
+def _check(data: Mapping[str, Any]) -> _Checked:
+    try:
+        jsonsafe.check_storable(data)
+    except jsonsafe.Unstorable as refused:
+        raise _refuse("cannot be stored: %(reason)s", reason=refused.reason) from None
+    parts = {part: _list(data[part], cap, part) for part, cap in
+             (("rounds", MAX_ROUNDS), ("history", MAX_HISTORY), ("paid", MAX_PAID))}
+    names = clean_names(list(data["players"]))
+    if names != list(data["players"]):
+        raise ValidationError("player names must be stored trimmed", code="name")
+    if not isinstance(data["rules"], Mapping) or ruleset_from_dict(data["rules"]).to_dict() != data["rules"]:
+        raise ValidationError("the rules are not complete", code="rules")
+    first_dealer = data["first_dealer"]
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+        raise ValidationError("the first dealer is not one of the seats", code="dealer")
+    title = data.get("title", "")
+    if not isinstance(title, str) or len(title) > MAX_TITLE:
+        raise _refuse("the title is longer than a title")
+    evening = Evening(title=clean_title(title), created_at=_moment(data["created_at"]),
+                      stake=clean_stake(data["stake"]), rules=dict(data["rules"]), first_dealer=first_dealer)
+    scorer = _Scorer(names, selectors.evening_stake_text(evening=evening))
+    rounds = [_check_round(r, scorer) for r in parts["rounds"]]
+    numbers = [r.number for r in rounds]
+    keys = [r.idempotency_key for r in rounds if r.idempotency_key is not None]
+    if len(set(numbers)) != len(numbers) or len(set(keys)) != len(keys):
+        raise _refuse("two rounds share a number or a form")
+    changes = [_check_change(c, scorer) for c in parts["history"]]
+    paid = [_check_paid(p, len(names)) for p in parts["paid"]]
+    if sum(p.points for p in paid) > MAX_PAID_POINTS:
+        raise _refuse("more paid than an evening holds")
+    return _Checked(evening, names, rounds, changes, paid)
+
+
+# -- writing: one short transaction of bulk inserts ------------------------------------------------
 
 
 @transaction.atomic
+def _write(checked: _Checked) -> Evening:
+    evening = checked.evening
+    evening.save()
+    Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
+    for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer)):
+        for row in rows:
+            row.evening = evening
+        model.objects.bulk_create(rows, batch_size=BULK_BATCH)
+    return evening
+
+
 def evening_import(*, data: Mapping[str, Any]) -> Evening:
-    """An evening from `evening_export` data, under new addresses. Raises ValidationError."""
+    """An evening from `evening_export` data, under new addresses. Raises ValidationError, and
+    then has written nothing: the whole file is checked before the first write."""
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
         raise ValidationError("not a Zhuoji evening export", code="format")
     try:
-        _check_storable(data)
-        names = clean_names(list(data["players"]))
-        if names != list(data["players"]):
-            raise ValidationError("player names must be stored trimmed", code="name")
-        if ruleset_from_dict(data["rules"]).to_dict() != data["rules"]:
-            raise ValidationError("the rules are not complete", code="rules")
-        if not 0 <= int(data["first_dealer"]) < len(names):
-            raise ValidationError("the first dealer is not one of the seats", code="dealer")
-        for change in data["history"]:
-            _check_change(change)
-        for mark in data["paid"]:
-            _count(mark["points"])
-            if not all(_count(mark[k], low=0) < len(names) for k in ("payer", "payee")):
-                raise ValidationError("a paid mark between unknown seats", code="paid")
-        evening = Evening.objects.create(
-            title=clean_title(data.get("title", "")),
-            created_at=_moment(data["created_at"]),
-            stake=clean_stake(data["stake"]),
-            rules=data["rules"],
-            first_dealer=int(data["first_dealer"]),
-        )
-        Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(names))
-        for r in data["rounds"]:
-            _check_round(r, len(names))
-            Round.objects.create(
-                evening=evening, number=r["number"], record=r["record"], settlement=r["settlement"],
-                rules=r["rules"], net=r["net"], dealer=r["dealer"], next_dealer=r["next_dealer"],
-                version=r["version"],
-                idempotency_key=uuid.UUID(r["idempotency_key"]) if r["idempotency_key"] else None,
-                created_at=_moment(r["created_at"]),
-                updated_at=_moment(r["updated_at"]),
-            )
-        Change.objects.bulk_create(
-            Change(evening=evening, round_number=c["round_number"], kind=c["kind"],
-                   at=_moment(c["at"]), by=c["by"], before=c["before"], after=c["after"])
-            for c in data["history"]
-        )
-        PaidTransfer.objects.bulk_create(
-            PaidTransfer(evening=evening, payer=p["payer"], payee=p["payee"], points=p["points"],
-                         paid_at=_moment(p["paid_at"]))
-            for p in data["paid"]
-        )
-        _check_readable(evening)
-    # A damaged export can break any assumption of the code that reads it back; the database
-    # refuses what slipped through (DatabaseError), and the transaction takes everything back.
-    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, DatabaseError) as error:
+        checked = _check(data)
+    # A damaged export can break any assumption of the code that reads it; nothing is written yet.
+    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as error:
         raise ValidationError("the export is incomplete or damaged: %(error)s",
                               code="damaged", params={"error": error}) from error
-    return evening
+    return _write(checked)

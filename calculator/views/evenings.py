@@ -24,6 +24,7 @@ from ..presentation import present
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
 from .access import ME_SESSION_KEY, base_context, editing, pdf_response, reading, refused, round_or_404
+from .limits import rate_limited
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
 
@@ -32,6 +33,7 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("evening_new")
 def evening_new(request):
     form = EveningForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -257,6 +259,7 @@ def evening_export(request, evening: Evening):
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("evening_import")
 def evening_import(request):
     """Open a copy of an exported evening under new addresses."""
     if request.method == "GET":

@@ -1,0 +1,144 @@
+"""Importing an evening (issue 14): the whole file is checked, every round scored again, before
+anything is written; then the write is a few bulk inserts, whatever the evening's size."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from calculator import services
+from calculator.models import Change, Evening, Round
+from calculator.services import exchange
+from tests.factories import example_record, make_evening, record_rounds
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def export():
+    evening = make_evening()
+    rounds = record_rounds(evening, ["E1", "E2", "E3"])
+    services.round_correct(round=rounds[0], record=example_record("E4"), expected_version=1, by="老王")
+    services.round_delete(round=rounds[2])
+    return services.evening_export(evening=evening)
+
+
+def refused(data) -> ValidationError:
+    before = (Evening.objects.count(), Round.objects.count(), Change.objects.count())
+    with pytest.raises(ValidationError) as error:
+        services.evening_import(data=data)
+    assert (Evening.objects.count(), Round.objects.count(), Change.objects.count()) == before
+    return error.value
+
+
+def test_a_round_that_pays_what_its_record_does_not_is_refused(export):
+    """The net is the sum of the items, as before; but no rule makes this round pay 1,000."""
+    data = copy.deepcopy(export)
+    settlement = data["rounds"][0]["settlement"]
+    item = settlement["items"][0]
+    item["points"] += 1000
+    for net in (settlement["net"], data["rounds"][0]["net"]):
+        net[item["payer"]] -= 1000
+        net[item["payee"]] += 1000
+    refused(data)
+
+
+def test_a_hand_with_thirteen_of_one_tile_is_refused(export):
+    data = copy.deepcopy(export)
+    data["rounds"][1]["record"]["seats"][2]["concealed"] = "1m" * 13
+    refused(data)
+
+
+def test_a_history_snapshot_is_scored_too(export):
+    data = copy.deepcopy(export)
+    deleted = next(c for c in data["history"] if c["kind"] == Change.DELETED)
+    deleted["before"]["record"]["seats"][2]["concealed"] = "1m" * 13
+    refused(data)
+
+
+def test_text_no_round_holds_is_not_stored(export):
+    """A 7 MB string beside a seat: what is stored is the record as scoring rebuilds it."""
+    data = copy.deepcopy(export)
+    data["rounds"][0]["record"]["seats"][0]["note"] = "长" * 7_000_000
+    copy_ = services.evening_import(data=data)
+    stored = copy_.rounds.get(number=data["rounds"][0]["number"]).record
+    assert "note" not in stored["seats"][0] and len(json.dumps(stored)) < 10_000
+
+
+@pytest.mark.parametrize("field", ["number", "version"])
+def test_a_round_number_or_version_near_the_columns_end_is_refused(export, field):
+    """Else the next round (max + 1) or correction (version + 1) fails on PostgreSQL."""
+    data = copy.deepcopy(export)
+    data["rounds"][0][field] = 2**31 - 1
+    refused(data)
+
+
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59+00:00", "9999-12-31T23:00:00-14:00",
+                                    "1900-01-01T00:00:00+08:00"])
+@pytest.mark.parametrize("where", ["evening", "round", "change"])
+def test_a_date_at_the_calendars_ends_is_refused(export, moment, where):
+    """Pages do arithmetic on these dates (local time, "3 minutes ago"): at the calendar's end
+    every page of the evening would be a 500."""
+    data = copy.deepcopy(export)
+    holder, key = {"evening": (data, "created_at"), "round": (data["rounds"][0], "updated_at"),
+                   "change": (data["history"][0], "at")}[where]
+    holder[key] = moment
+    refused(data)
+
+
+@pytest.mark.parametrize("part, cap", [("rounds", "MAX_ROUNDS"), ("history", "MAX_HISTORY"),
+                                       ("paid", "MAX_PAID")])
+def test_more_than_an_evening_holds_is_refused_before_scoring(export, monkeypatch, part, cap):
+    data = copy.deepcopy(export)
+    data["paid"] = [{"payer": 0, "payee": 1, "points": 1, "paid_at": data["created_at"]}] * 3
+    monkeypatch.setattr(exchange, cap, len(data[part]) - 1)
+    scored = []
+    monkeypatch.setattr(exchange, "settle_record", lambda d: scored.append(d))
+    error = refused(data)
+    assert "more" in str(error.message)
+    assert part != "rounds" or scored == []
+
+
+def test_a_file_damaged_at_its_end_sends_nothing_to_the_database(export):
+    """Everything is checked before the transaction opens: not even a BEGIN is issued."""
+    data = copy.deepcopy(export)
+    data["history"][-1]["by"] = 7
+    with CaptureQueriesContext(connection) as queries, pytest.raises(ValidationError):
+        services.evening_import(data=data)
+    assert queries.captured_queries == []
+
+
+def test_no_round_is_scored_while_the_write_lock_is_held(export, monkeypatch):
+    writing = []
+    real_write, real_settle = exchange._write, exchange.settle_record
+
+    def write(checked):
+        writing.append(True)
+        try:
+            return real_write(checked)
+        finally:
+            writing.pop()
+
+    def settle(data):
+        assert not writing, "a round was scored inside the write transaction"
+        return real_settle(data)
+
+    monkeypatch.setattr(exchange, "_write", write)
+    monkeypatch.setattr(exchange, "settle_record", settle)
+    services.evening_import(data=export)
+
+
+def test_the_write_is_a_few_bulk_inserts_whatever_the_evenings_size():
+    def inserts(rounds: int) -> int:
+        evening = make_evening()
+        record_rounds(evening, ["E1", "E2", "E3", "E4", "E5"] * (rounds // 5))
+        data = services.evening_export(evening=evening)
+        with CaptureQueriesContext(connection) as queries:
+            services.evening_import(data=data)
+        return sum(q["sql"].startswith("INSERT") for q in queries.captured_queries)
+
+    assert inserts(5) == inserts(40) <= 5

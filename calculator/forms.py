@@ -141,12 +141,20 @@ class WhatIfForm(forms.Form):
 
 
 class PaidForm(forms.Form):
-    """已付 / 撤回: one transfer of the settle-up, by its seats and points."""
+    """已付 / 撤回: 已付 names one transfer of the settle-up by its seats and points; 撤回 names
+    the payment it takes back by its id (`payment`)."""
 
     payer = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
     payee = forms.IntegerField(min_value=0, max_value=7, widget=forms.HiddenInput)
-    points = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    points = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
     paid = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    payment = forms.IntegerField(min_value=1, max_value=2**63 - 1, required=False, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("paid") and data.get("payment") is None:
+            raise forms.ValidationError("撤回 names the payment it takes back", code="payment")
+        return data
 
 
 class VersionForm(forms.Form):

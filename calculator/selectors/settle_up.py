@@ -17,6 +17,7 @@ class TransferRow:
     points: int
     money: str
     paid: bool
+    payment: int | None = None  # a payment's id: what 撤回 names, so it undoes this one only
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,11 @@ def evening_settle_up(*, evening: Evening) -> SettleUp:
     totals = evening_totals(evening=evening)
     names = [t.name for t in totals]
 
-    def row(payer: int, payee: int, points: int, paid: bool) -> TransferRow:
-        return TransferRow(payer, payee, names[payer], names[payee], points, _money(points, evening.stake), paid)
+    def row(payer: int, payee: int, points: int, paid: bool, payment: int | None = None) -> TransferRow:
+        return TransferRow(payer, payee, names[payer], names[payee], points, _money(points, evening.stake), paid,
+                           payment)
 
-    paid = [row(p.payer, p.payee, p.points, True)
+    paid = [row(p.payer, p.payee, p.points, True, p.pk)
             for p in PaidTransfer.objects.filter(evening=evening).order_by("paid_at", "id")]
     plan = [row(t.payer, t.payee, t.points, False) for t in minimum_transfers(evening_still_owed(evening=evening))]
     return SettleUp(totals, evening_stake_text(evening=evening), paid + plan, bool(paid) and not plan,

@@ -34,9 +34,10 @@ def transfer_mark_paid(*, evening: Evening, payer: int, payee: int, points: int)
 
 
 @transaction.atomic
-def transfer_mark_unpaid(*, evening: Evening, payer: int, payee: int, points: int) -> None:
-    """Take back a payment (tapped by mistake): the latest of that payer, payee and amount."""
+def transfer_mark_unpaid(*, evening: Evening, payment: int) -> bool:
+    """撤回: take back one payment (tapped by mistake), named by its id. Whether it was there:
+    a second 撤回 of the same payment (a double tap, a resend) finds it gone and changes
+    nothing, where "the latest of that payer, payee and amount" would take back the next one."""
     evening = lock_evening(evening)
-    latest = evening.paid_transfers.filter(payer=payer, payee=payee, points=points).order_by("paid_at", "id").last()
-    if latest is not None:
-        latest.delete()
+    deleted, _ = evening.paid_transfers.filter(pk=payment).delete()
+    return bool(deleted)

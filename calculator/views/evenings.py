@@ -197,12 +197,15 @@ def transfer_paid(request, evening: Evening):
         message = _("这笔转账的信息不完整，请刷新后再点。")
         return refused(HttpResponse(message, content_type="text/plain; charset=utf-8"))
     data = form.cleaned_data
-    mark = services.transfer_mark_paid if data["paid"] else services.transfer_mark_unpaid
     notice = ""
-    try:
-        mark(evening=evening, payer=data["payer"], payee=data["payee"], points=data["points"])
-    except services.TransferNotInPlan:
-        notice = _("总分刚变过，结账方案也跟着变了，请再看一遍。")
+    if data["paid"]:
+        try:
+            services.transfer_mark_paid(evening=evening, payer=data["payer"], payee=data["payee"],
+                                        points=data["points"])
+        except services.TransferNotInPlan:
+            notice = _("总分刚变过，结账方案也跟着变了，请再看一遍。")
+    else:
+        services.transfer_mark_unpaid(evening=evening, payment=data["payment"])  # gone already: nothing to do
     if request.htmx:
         # The swap replaces only the settle-up, which never shows the messages: the notice goes
         # inside it, and into the session not at all, or it would turn up on some later page.

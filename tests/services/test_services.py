@@ -306,8 +306,27 @@ def test_a_transfer_of_the_plan_can_be_marked_paid_and_unmarked():
     services.transfer_mark_paid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
     assert PaidTransfer.objects.count() == 1
     assert selectors.evening_settle_up(evening=evening).transfers[0].paid
-    services.transfer_mark_unpaid(evening=evening, payer=t.payer, payee=t.payee, points=t.points)
+    payment = selectors.evening_settle_up(evening=evening).transfers[0].payment
+    assert services.transfer_mark_unpaid(evening=evening, payment=payment)
     assert not selectors.evening_settle_up(evening=evening).transfers[0].paid
+
+
+def test_undo_sent_twice_takes_back_one_payment_only():
+    """Two equal payments (the same transfer paid twice in an evening); 撤回 double-tapped or
+    resent must not take back the second."""
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    first, second = (PaidTransfer.objects.create(evening=evening, payer=0, payee=1, points=4) for _ in range(2))
+    assert services.transfer_mark_unpaid(evening=evening, payment=second.pk)
+    assert not services.transfer_mark_unpaid(evening=evening, payment=second.pk)
+    assert list(PaidTransfer.objects.all()) == [first]
+
+
+def test_undo_cannot_take_back_another_evenings_payment():
+    evening, other = make_evening(), make_evening()
+    theirs = PaidTransfer.objects.create(evening=other, payer=0, payee=1, points=4)
+    assert not services.transfer_mark_unpaid(evening=evening, payment=theirs.pk)
+    assert PaidTransfer.objects.filter(pk=theirs.pk).exists()
 
 
 def test_a_transfer_that_is_not_in_the_plan_cannot_be_marked():

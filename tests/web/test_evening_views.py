@@ -347,10 +347,34 @@ def test_a_transfer_is_marked_paid_without_javascript_and_with_htmx(client):
     response = client.post(url("evening_transfer_paid", evening), data)
     assert response.status_code == 302 and PaidTransfer.objects.count() == 1
     data.pop("paid")
+    data["payment"] = PaidTransfer.objects.get().pk
     response = client.post(url("evening_transfer_paid", evening), data, **HTMX)
     assert response.status_code == 200 and 'id="settle-up"' in response.content.decode()
     assert "<html" not in response.content.decode()
     assert PaidTransfer.objects.count() == 0
+
+
+def test_undo_names_its_payment_so_a_resend_takes_back_nothing_more(client):
+    """撤回 tapped twice (or resent) on one of two equal payments: one is taken back, not both."""
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    for _ in range(2):
+        PaidTransfer.objects.create(evening=evening, payer=0, payee=1, points=4)
+    page = client.get(url("evening_settle", evening)).content.decode()
+    undo = re.search(r'name="payment" value="(\d+)"', page)
+    assert undo, "each paid transfer's 撤回 names its payment"
+    form = {"payer": 0, "payee": 1, "points": 4, "payment": undo.group(1)}
+    for _ in range(2):
+        assert client.post(url("evening_transfer_paid", evening), form).status_code == 302
+    assert PaidTransfer.objects.count() == 1
+
+
+def test_undo_without_naming_a_payment_is_refused(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    PaidTransfer.objects.create(evening=evening, payer=0, payee=1, points=4)
+    response = client.post(url("evening_transfer_paid", evening), {"payer": 0, "payee": 1, "points": 4})
+    assert response.status_code == 400 and PaidTransfer.objects.count() == 1
 
 
 def test_money_paid_mid_evening_still_shows_as_paid_after_more_rounds(client):

@@ -96,14 +96,16 @@ def get(port: int, path: str, headers: dict[str, str] | None = None,
 
 
 @contextlib.contextmanager
-def gunicorn(site: Site) -> Iterator[int]:
-    """gunicorn on 127.0.0.1:<free port> with the site's settings; yields the port."""
+def gunicorn(site: Site, args: list[str] | None = None) -> Iterator[int]:
+    """gunicorn on 127.0.0.1:<free port> with the site's settings; yields the port. `args`
+    come last, so they may override the defaults (e.g. the worker class)."""
     port = _free_port()
     log = site.folder / "gunicorn.log"
     command = [
         str(Path(sys.executable).with_name("gunicorn")), "zhuoji_site.wsgi:application",
         "--bind", f"{HOST}:{port}", "--workers", str(WORKERS), "--worker-class", "sync",
         "--timeout", "60", "--graceful-timeout", "5", "--error-logfile", str(log), "--log-level", "warning",
+        *(args or []),
     ]
     with open(log, "ab") as out:
         server = subprocess.Popen(command, cwd=ROOT, env=site.env, stdout=out, stderr=subprocess.STDOUT)

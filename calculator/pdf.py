@@ -267,8 +267,11 @@ class ReportRound:
         return all(_ems(line) <= ITEM_COLUMN_EMS for line in self.item_lines)
 
 
-def report_rounds(*, evening) -> list[ReportRound]:
-    """Every round of the evening in order with its items, laid out for the evening report."""
+def report_rounds(*, evening, latest: int | None = None) -> list[ReportRound]:
+    """The evening's rounds in order with their items, laid out for the evening report: every
+    round, or only the `latest` so many."""
     names = selectors.evening_names(evening=evening)
-    return [ReportRound(selectors.round_row(r, names), present(selectors.stored_settlement(r)))
-            for r in selectors.evening_rounds_queryset(evening=evening)]
+    rounds = selectors.evening_rounds_queryset(evening=evening)
+    if latest is not None:
+        rounds = reversed(rounds.reverse()[:latest])
+    return [ReportRound(selectors.round_row(r, names), present(selectors.stored_settlement(r))) for r in rounds]

@@ -17,14 +17,16 @@ from .evenings import (
 )
 from .history import HistoryRow, evening_history
 from .rounds import RoundRow, SeatNet, round_row, stored_settlement
-from .settle_up import SettleUp, TransferRow, evening_payment_count, evening_settle_up, evening_still_owed
+from .settle_up import (
+    SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
+)
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
     "draft_changes", "draft_version", "evening_draft",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SettleUp",
     "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
-    "evening_names", "evening_payment_count", "evening_rounds_queryset", "evening_settle_up",
+    "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
     "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",
     "round_correction_preview", "round_get", "round_row", "round_was_deleted", "round_what_if",

@@ -3,9 +3,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count, Max
+
 from ..models import Evening, PaidTransfer, Round
 from ..scoring.settle_up import minimum_transfers
-from .evenings import PlayerTotal, _money, evening_stake_text, evening_total_points, evening_totals
+from .evenings import (
+    PlayerTotal,
+    _money,
+    evening_stake_text,
+    evening_total_points,
+    evening_totals,
+    evening_version,
+)
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,13 @@ class SettleUp:
 def evening_payment_count(*, evening: Evening) -> int:
     """How many transfers have been marked 已付 (payments made at the table)."""
     return PaidTransfer.objects.filter(evening=evening).count()
+
+
+def evening_report_version(*, evening: Evening) -> str:
+    """Names a state of everything the evening report prints: the evening, its rounds' version
+    and its payments (an undo lowers the count even where the latest id stays)."""
+    paid = PaidTransfer.objects.filter(evening=evening).aggregate(n=Count("id"), last=Max("id"))
+    return f"{evening.pk}-{evening.token[:12]}-{evening_version(evening=evening)}-{paid['n']}-{paid['last']}"
 
 
 def evening_still_owed(*, evening: Evening) -> list[int]:

@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -224,19 +226,37 @@ def evening_history(request, evening: Evening):
     return render(request, "calculator/evening/history.html", context)
 
 
+# WeasyPrint's time grows faster than the rounds (200 rounds ≈ 2 s, 1,000 ≈ 20 s), and the
+# read-only address may ask: the report prints at most this much, the latest first kept. A long
+# Saturday is 60–100 rounds; all of any evening is in its export.
+MAX_REPORT_ROUNDS = 300
+MAX_REPORT_CHANGES = 600
+REPORT_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def _report_context(evening: Evening) -> dict:
+    rounds = report_rounds(evening=evening, latest=MAX_REPORT_ROUNDS)
+    history = selectors.evening_history(evening=evening)
     return {
         "evening": evening,
         "board": selectors.evening_board(evening=evening),
-        "rounds": report_rounds(evening=evening),
+        "rounds": rounds,
+        "rounds_left_out": selectors.evening_rounds_queryset(evening=evening).count() - len(rounds),
         "settle": selectors.evening_settle_up(evening=evening),
-        "history": selectors.evening_history(evening=evening),
+        "history": history[:MAX_REPORT_CHANGES],
+        "history_left_out": max(0, len(history) - MAX_REPORT_CHANGES),
         "printed_at": timezone.now(),
     }
 
 
 def _report_pdf(request, evening: Evening) -> HttpResponse:
-    pdf = render_pdf("calculator/pdf/evening_report.html", _report_context(evening), request=request)
+    """The report, rendered once per state of the evening (its rounds' version and its payments)
+    and language: downloading it again, from either address, costs a cache look-up."""
+    key = f"zhuoji-report:{selectors.evening_report_version(evening=evening)}:{get_language()}"
+    pdf = cache.get(key)
+    if pdf is None:
+        pdf = render_pdf("calculator/pdf/evening_report.html", _report_context(evening), request=request)
+        cache.set(key, pdf, REPORT_CACHE_SECONDS)
     return pdf_response(pdf, f"zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.pdf")
 
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from .. import jsonsafe, selectors
 from ..models import MAX_BY, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round
+from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from .evenings import clean_names, clean_stake, clean_title
 from .rounds import snapshot
@@ -115,6 +116,15 @@ def _list(value: Any, cap: int, what: str) -> list:
     return value
 
 
+def _decided(snapshot: Mapping[str, Any]) -> tuple:
+    """What a stored round decided: its settlement but for how its items are worded (a round
+    stored before items carried `words` has only a `detail` sentence), its net and dealers."""
+    settlement = dict(snapshot["settlement"])
+    settlement["items"] = [{k: v for k, v in item.items() if k not in ("words", "detail")}
+                           for item in settlement["items"]]
+    return settlement, snapshot["net"], snapshot["dealer"], snapshot["next_dealer"]
+
+
 @dataclass
 class _Scorer:
     """Scores the file's rounds again under the evening's players and stake, each distinct one
@@ -136,7 +146,7 @@ class _Scorer:
         if key not in self.seen:
             self.seen[key] = self._score(data["record"], data["rules"])
         rebuilt = self.seen[key]
-        if any(data[k] != rebuilt[k] for k in ("settlement", "net", "dealer", "next_dealer")):
+        if _decided(data) != _decided(rebuilt):
             raise _refuse("round %(n)s does not score as the file says", n=data["number"])
         return {"number": _count(data["number"]), **rebuilt, "version": _count(data["version"])}
 
@@ -156,7 +166,7 @@ class _Scorer:
         except RecordInvalid as invalid:
             raise _refuse("a round breaks a rule: %(codes)s",
                           codes=", ".join(p.code for p in invalid.problems)) from None
-        return {"record": settlement.record.to_dict(), "settlement": settlement.to_dict(), "rules": dict(rules),
+        return {"record": settlement.record.to_dict(), "settlement": settlement_json(settlement, words=True), "rules": dict(rules),
                 "net": list(settlement.net), "dealer": settlement.record.dealer,
                 "next_dealer": settlement.next_dealer}
 

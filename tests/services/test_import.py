@@ -142,3 +142,15 @@ def test_the_write_is_a_few_bulk_inserts_whatever_the_evenings_size():
         return sum(q["sql"].startswith("INSERT") for q in queries.captured_queries)
 
     assert inserts(5) == inserts(40) <= 5
+
+
+def test_an_export_from_before_items_carried_words_still_imports(export):
+    """Rounds stored before `words` keep only their `detail` sentence (R41); what they decided
+    is the same, so their export imports, and the copy's rounds carry words."""
+    data = copy.deepcopy(export)
+    for kept in [*data["rounds"], *(c[s] for c in data["history"] for s in ("before", "after") if c[s])]:
+        for item in kept["settlement"]["items"]:
+            item.pop("words", None)
+            item["detail"] = "闷豆 9筒"
+    copy_ = services.evening_import(data=data)
+    assert all("words" in item for r in copy_.rounds.all() for item in r.settlement["items"])

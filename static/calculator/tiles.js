@@ -119,7 +119,9 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
-  function open(input) {
+  /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
+   * keyboard, and back to the box when it closes; a finger's tap leaves focus where it is. */
+  function open(input, withFocus) {
     if (active && active !== input) close();
     active = input;
     var box = boxOf(input);
@@ -129,15 +131,18 @@
     render(input);
     var top = box.getBoundingClientRect().top;
     window.scrollTo({ top: window.scrollY + top - 100, behavior: "instant" });
+    if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
   }
 
   function close() {
     if (!active) return;
     var box = boxOf(active);
+    var hadFocus = keyboard.contains(document.activeElement);
     if (box) box.classList.remove("is-active");
     active = null;
     keyboard.hidden = true;
     document.body.classList.remove("kb-open");
+    if (hadFocus && box) box.focus({ preventScroll: true });
   }
 
   function press(code) {
@@ -211,7 +216,7 @@
       var box = event.target.closest && event.target.closest("[data-tile-box]");
       if (box && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
-        open(document.getElementById(box.getAttribute("data-for")));
+        open(document.getElementById(box.getAttribute("data-for")), true);
       } else if (event.key === "Escape") close();
     });
     document.addEventListener("focusin", function (event) {

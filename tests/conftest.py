@@ -85,13 +85,15 @@ def screenshot(request):
 
     ``screenshot()`` shoots the test's ``page``; ``screenshot(other_page, "after-submit")``
     shoots another page (or a locator) under a suffixed name. Returns the file's path.
+    Every shot is a state a person sees, so axe-core then checks that page (tests/browser/axe.py):
+    any WCAG 2.2 AA violation fails the test. ``axe=False`` skips it (a page that is not ours).
     """
     def safe(text: str) -> str:
         return re.sub(r"[^\w.-]+", "_", text).strip("_")
 
     test_name = safe(request.node.name)
 
-    def take(target=None, suffix: str | None = None, full_page: bool = True) -> Path:
+    def take(target=None, suffix: str | None = None, full_page: bool = True, axe: bool = True) -> Path:
         if target is None:
             target = request.getfixturevalue("page")
         name = f"{test_name}-{safe(suffix)}" if suffix else test_name
@@ -101,11 +103,23 @@ def screenshot(request):
 
         if isinstance(target, Page):
             target.screenshot(path=str(path), full_page=full_page)
-        else:  # a Locator or ElementHandle
+        else:  # a Locator
             target.screenshot(path=str(path))
+        if axe:
+            from tests.browser.axe import assert_accessible
+
+            assert_accessible(target if isinstance(target, Page) else target.page, f"{name} ({path.name})")
         return path
 
     return take
+
+
+@pytest.fixture
+def axe():
+    """``axe(page, "where")`` fails the test on any WCAG 2.2 AA violation axe-core finds there."""
+    from tests.browser.axe import assert_accessible
+
+    return assert_accessible
 
 
 @pytest.fixture

@@ -175,16 +175,18 @@ def test_the_form_works_without_javascript(live_server, browser):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", [n for n in EXAMPLE_NAMES if n != "E1"])
-def test_every_worked_example_can_be_scored_on_the_phone(live_server, page, name):
+def test_every_worked_example_can_be_scored_on_the_phone(live_server, page, axe, name):
     record = load_example(name)
     page.goto(live_server.url + reverse("calculator:round_new") + f"?players={len(record['seats'])}")
 
     enter_record_by_tapping(page, record)
     nets = [signed(n) for n in expected(name)["net"]]
     expect(page.locator(".net-bar [data-net]")).to_have_text(nets)
+    axe(page, f"{name} typed in")
     page.locator(".submit-btn").tap()
 
     expect(page.locator(".result-hero .net-points")).to_have_text(nets)
+    axe(page, f"{name} result")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import wraps
 
 from django.http import Http404, HttpResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from .. import selectors
 from ..models import Evening, Round
@@ -19,8 +20,12 @@ def refused(response: HttpResponse) -> HttpResponse:
 
 
 def private(response: HttpResponse) -> HttpResponse:
-    """Evening pages are reached by secret address: keep them out of caches and search engines."""
-    response["Cache-Control"] = "private, no-store"
+    """Evening pages are reached by secret address: keep them out of shared caches and search
+    engines. `private` forbids any shared cache (a proxy, a CDN) to keep the page; `no-cache` makes
+    the phone's own browser ask again before reusing it, while still letting Back and Forward
+    restore the page at once (`no-store` kept every evening page out of the back/forward cache)."""
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["Cookie"])
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 

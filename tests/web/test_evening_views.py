@@ -107,10 +107,15 @@ def test_the_read_token_does_not_open_the_editable_page(client):
     assert client.get(reverse("calculator:evening_detail", args=[evening.read_token])).status_code == 404
 
 
-def test_evening_pages_are_kept_out_of_caches_and_search_engines(client):
+def test_evening_pages_are_kept_out_of_shared_caches_and_search_engines(client):
     evening = make_evening()
-    response = client.get(url("evening_detail", evening))
-    assert "no-store" in response["Cache-Control"] and "noindex" in response["X-Robots-Tag"]
+    for response in (client.get(url("evening_detail", evening)),
+                     client.get(reverse("calculator:evening_follow", args=[evening.read_token]))):
+        directives = {d.strip() for d in response["Cache-Control"].split(",")}
+        assert {"private", "no-cache"} <= directives and "public" not in directives
+        assert "Cookie" in response["Vary"] and "noindex" in response["X-Robots-Tag"]
+        # no-store would keep the page out of the back/forward cache (issue 15)
+        assert "no-store" not in directives
 
 
 # -- recording a round -------------------------------------------------------------------------

@@ -1,0 +1,42 @@
+"""Light pages (issue 15): HTML goes compressed, nothing is vendored that no page loads, and the
+public pages carry a description."""
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC = ("/", "/round/", "/rules/")
+
+
+def test_pages_are_sent_gzipped_to_a_browser_that_accepts_it(client):
+    for path in PUBLIC:
+        plain = client.get(path)
+        packed = client.get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        assert "Content-Encoding" not in plain
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        body = gzip.decompress(packed.content)
+        assert b"</html>" in body
+        assert len(packed.content) < len(plain.content) / 2, path
+
+
+def test_the_round_form_is_small_once_compressed(client):
+    packed = client.get("/round/", HTTP_ACCEPT_ENCODING="gzip")
+    assert len(packed.content) < 15_000  # 71 kB uncompressed when issue 15 was filed
+
+
+def test_no_static_file_is_vendored_that_no_template_loads():
+    templates = "".join(p.read_text() for p in Path(settings.BASE_DIR, "templates").rglob("*.html"))
+    for asset in Path(settings.BASE_DIR, "static", "vendor").rglob("*"):
+        if asset.suffix in (".js", ".css"):
+            assert asset.name in templates, f"{asset} is vendored but no template loads it"
+
+
+def test_public_pages_describe_themselves(client):
+    for path in PUBLIC + ("/rules/?preset=xingyi",):
+        html = client.get(path).content.decode()
+        description = re.findall(r'<meta name="description" content="([^"]+)">', html)
+        assert len(description) == 1 and len(description[0]) > 10, path

@@ -15,7 +15,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import MAX_TITLE
+from .models import MAX_NOTE, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
 from .presentation.rules_text import CHOICE_WORDS, OPTION_NAMES
 from .scoring import PRESET_HANZI, PRESETS, RuleSet, rules_for
@@ -155,6 +155,15 @@ class PaidForm(forms.Form):
         if not data.get("paid") and data.get("payment") is None:
             raise forms.ValidationError("撤回 names the payment it takes back", code="payment")
         return data
+
+
+class ConfirmForm(forms.Form):
+    """确认 / 有异议 of one seat on a stored round, as the round page posts it."""
+
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    verdict = forms.ChoiceField(choices=RoundConfirmation.VERDICTS)
+    note = forms.CharField(required=False, max_length=MAX_NOTE)
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
 class VersionForm(forms.Form):

@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 
 MAX_TITLE = 60  # Evening.title
 MAX_BY = 40  # Change.by: who made a change
+MAX_NOTE = 80  # RoundConfirmation.note: why a seat disputes a round
 
 
 SEATS = 4  # a table has 3 or 4 players, in seats 0…3 (RULES R3); the columns are unsigned
@@ -186,6 +187,8 @@ class RoundDraft(models.Model):
     data = models.JSONField(default=dict)
     fields = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
+    confirmations = models.JSONField(default=dict, help_text="seat → {verdict, note, version}: "
+                                     "a seat's word on the draft as it stood at that version")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -196,3 +199,32 @@ class RoundDraft(models.Model):
 
     def __str__(self) -> str:
         return f"draft v{self.version}"
+
+
+class RoundConfirmation(models.Model):
+    """确认 / 有异议: one seat's word on a round's settlement, from that seat's phone.
+
+    Saving a round never waits for these; the round keeps them, its page, the evening's list and
+    the report show them, and a correction that changes the round clears them (what was
+    confirmed is no longer what the round says)."""
+
+    CONFIRMED, DISPUTED = "confirmed", "disputed"
+    VERDICTS = [(CONFIRMED, "确认"), (DISPUTED, "有异议")]
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.PositiveSmallIntegerField()
+    verdict = models.CharField(max_length=10, choices=VERDICTS)
+    note = models.CharField(max_length=MAX_NOTE, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["round", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="round_confirmation_one_per_seat"),
+            models.CheckConstraint(condition=Q(seat__lt=SEATS), name="round_confirmation_seat"),
+            models.CheckConstraint(condition=Q(verdict__in=["confirmed", "disputed"]),
+                                   name="round_confirmation_verdict"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat} {self.verdict}"

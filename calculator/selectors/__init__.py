@@ -2,7 +2,7 @@
 
 - `evenings`: look-ups by address, totals, the next round, the evening page's board, what a
   correction would do to the totals.
-- `rounds`: one stored round's row and its settlement read back (R41).
+- `rounds`: one stored round's row (with each seat's 确认 / 有异议) and its settlement read back (R41).
 - `settle_up`: what is still owed after the payments made, and the fewest transfers (R43).
 - `history`: every change to the evening's rounds (R42).
 - `what_if`: a round, a correction or the whole evening under other rules (换个规矩看看).
@@ -16,7 +16,7 @@ from .evenings import (
     round_get, round_was_deleted,
 )
 from .history import HistoryRow, evening_history
-from .rounds import RoundRow, SeatNet, round_row, stored_settlement
+from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
 from .settle_up import (
     SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
 )
@@ -24,7 +24,7 @@ from .what_if import evening_what_if, round_what_if
 
 __all__ = [
     "draft_changes", "draft_version", "evening_draft",
-    "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SettleUp",
+    "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
     "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
     "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",

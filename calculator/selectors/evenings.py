@@ -49,7 +49,7 @@ def evening_names(*, evening: Evening) -> list[str]:
 
 
 def evening_rounds_queryset(*, evening: Evening) -> QuerySet[Round]:
-    return Round.objects.filter(evening=evening).order_by("number")
+    return Round.objects.filter(evening=evening).order_by("number").prefetch_related("confirmations")
 
 
 def round_get(*, evening: Evening, number: int) -> Round:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..models import Round
+from ..models import Round, RoundConfirmation
 from ..presentation import round_summary, sign_class, signed
 from ..presentation.chart import colour
 from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
@@ -26,6 +26,24 @@ class SeatNet:
 
 
 @dataclass(frozen=True)
+class SeatWord:
+    """A seat's 确认 or 有异议 on a round, or that it has said nothing yet (`verdict` "")."""
+
+    seat: int
+    name: str
+    verdict: str  # "confirmed", "disputed" or ""
+    note: str = ""
+
+    @property
+    def confirmed(self) -> bool:
+        return self.verdict == RoundConfirmation.CONFIRMED
+
+    @property
+    def disputed(self) -> bool:
+        return self.verdict == RoundConfirmation.DISPUTED
+
+
+@dataclass(frozen=True)
 class RoundRow:
     number: int
     summary: str
@@ -34,6 +52,15 @@ class RoundRow:
     version: int
     updated_at: datetime
     corrected: bool
+    words: tuple[SeatWord, ...] = ()  # per seat, in seat order
+
+    @property
+    def confirmed(self) -> int:
+        return sum(word.confirmed for word in self.words)
+
+    @property
+    def disputes(self) -> list[SeatWord]:
+        return [word for word in self.words if word.disputed]
 
 
 def _seat_nets(net: list[int], names: list[str]) -> list[SeatNet]:
@@ -49,7 +76,16 @@ def round_row(round_: Round, names: list[str]) -> RoundRow:
         version=round_.version,
         updated_at=round_.updated_at,
         corrected=round_.version > 1,
+        words=seat_words(round_, names),
     )
+
+
+def seat_words(round_: Round, names: list[str]) -> tuple[SeatWord, ...]:
+    """Each seat's 确认 / 有异议 on the round (prefetch `confirmations` when listing rounds)."""
+    given = {c.seat: c for c in round_.confirmations.all()}
+    return tuple(SeatWord(seat, name, given[seat].verdict if seat in given else "",
+                          given[seat].note if seat in given else "")
+                 for seat, name in enumerate(names))
 
 
 def stored_settlement(round_: Round) -> Settlement:

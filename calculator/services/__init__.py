@@ -7,19 +7,22 @@ idempotency key is seen by the second submit, and a correction sees the version 
 
 - `evenings`: open an evening (开一晚).
 - `rounds`: record, correct and delete a round (R41, R42); recording consumes the draft.
+- `confirmations`: a seat's 确认 / 有异议 on a stored round.
 - `drafts`: the round being entered (录入中): open, save per field, throw away.
 - `payments`: mark a settle-up transfer paid, or take the mark back (R43).
 - `exchange`: an evening as JSON, out and back in.
 """
 from django.core.exceptions import ValidationError
 
+from .confirmations import draft_confirm, round_confirm
 from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save
 from .evenings import evening_create
 from .exchange import EXPORT_FORMAT, evening_export, evening_import
 from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
-from .rounds import IdempotencyKeyReused, RoundVersionConflict, round_correct, round_delete, round_record
+from .rounds import IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
 
 __all__ = [
+    "draft_confirm", "record_digest", "round_confirm",
     "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save",
     "EXPORT_FORMAT", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
     "evening_create", "evening_export", "evening_import", "round_correct", "round_delete", "round_record",

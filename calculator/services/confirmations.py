@@ -1,7 +1,9 @@
-"""确认 / 有异议: a seat's word on a stored round, under the evening's lock like every round write.
+"""确认 / 有异议: a seat's word on a round, under the evening's lock like every round write.
 
-Saving a round never waits for these. A correction that changes the round clears them
-(`rounds.round_correct`): what a seat confirmed is no longer what the round says.
+A seat can give it while the round is still a draft (录入中): the word is kept with a digest of
+the round as that phone saw it scored, and goes with the round when it is recorded only if the
+round recorded is that round (`rounds.round_record`). On a stored round it is kept until a
+correction changes the round (`rounds.round_correct` clears them). Saving never waits for these.
 """
 from __future__ import annotations
 
@@ -9,13 +11,39 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import MAX_NOTE, Round, RoundConfirmation
+from ..models import MAX_BY, MAX_NOTE, Evening, Round, RoundConfirmation, RoundDraft
 from .evenings import lock_evening
-from .rounds import RoundVersionConflict
+from .rounds import RoundVersionConflict, record_digest
+
+VERDICTS = (RoundConfirmation.CONFIRMED, RoundConfirmation.DISPUTED)
+
+
+def _clean(evening: Evening, seat: int, verdict: str, note: str) -> str:
+    if not 0 <= seat < evening.players.count():
+        raise ValidationError("no such seat", code="seat")
+    if verdict not in VERDICTS:
+        raise ValidationError("a verdict is 确认 or 有异议", code="verdict")
+    return " ".join(str(note).replace("\x00", "").split())[:MAX_NOTE]
 
 
 @transaction.atomic
-def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",  # noqa: A002
+def draft_confirm(*, evening: Evening, seat: int, verdict: str, note: str = "", settled: dict,
+                  by: str = "") -> RoundDraft | None:
+    """确认 or 有异议 for one seat on the draft, as `settled` (the scored record that phone saw,
+    `Settlement.record.to_dict()`). None when there is no draft (it became a round meanwhile)."""
+    evening = lock_evening(evening)
+    note = _clean(evening, seat, verdict, note)
+    draft = RoundDraft.objects.filter(evening=evening).first()
+    if draft is None:
+        return None
+    draft.confirmations[str(seat)] = {"verdict": verdict, "note": note, "digest": record_digest(settled),
+                                      "by": by[:MAX_BY]}
+    draft.save(update_fields=["confirmations"])
+    return draft
+
+
+@transaction.atomic
+def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",
                   expected_version: int | None = None) -> RoundConfirmation:
     """确认 or 有异议 (with a short note) for one seat; a second word from a seat replaces its first.
 
@@ -25,11 +53,7 @@ def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",  # n
     current = Round.objects.filter(pk=round.pk).first()
     if current is None or (expected_version is not None and current.version != expected_version):
         raise RoundVersionConflict(current)
-    if not 0 <= seat < evening.players.count():
-        raise ValidationError("no such seat", code="seat")
-    if verdict not in (RoundConfirmation.CONFIRMED, RoundConfirmation.DISPUTED):
-        raise ValidationError("a verdict is 确认 or 有异议", code="verdict")
-    note = " ".join(str(note).replace("\x00", "").split())[:MAX_NOTE]
+    note = _clean(evening, seat, verdict, note)
     confirmation, _ = RoundConfirmation.objects.update_or_create(
         round=current, seat=seat, defaults={"verdict": verdict, "note": note, "at": timezone.now()})
     return confirmation

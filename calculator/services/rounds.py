@@ -5,6 +5,8 @@ change leaves its before and after in the history (Change).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import selectors
-from ..models import MAX_BY, Change, Evening, Round, RoundDraft
+from ..models import MAX_BY, Change, Evening, Round, RoundConfirmation, RoundDraft
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.problems import gettext_noop as _noop
@@ -141,8 +143,29 @@ def round_record(
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
                           by=by[:MAX_BY], before=None, after=snapshot(round_))
     if idempotency_key is not None:
-        RoundDraft.objects.filter(evening=evening, idempotency_key=idempotency_key).delete()
+        _consume_draft(evening, idempotency_key, round_, record_digest(settlement.record.to_dict()))
     return round_
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """What a seat confirms: the round's facts (hands, melds, outcome, chickens, dealer) as
+    scored, without what the evening fixes (names, stake, rules), as a short fingerprint."""
+    facts = {k: v for k, v in record.items() if k not in ("preset", "options", "stake", "seats")}
+    facts["seats"] = [{k: v for k, v in seat.items() if k != "name"} for seat in record.get("seats") or []]
+    return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _consume_draft(evening: Evening, key: uuid.UUID, round_: Round, digest: str) -> None:
+    """The draft the round was entered in is used up; the seats' words on it go with the round
+    when they were given on exactly this round."""
+    draft = RoundDraft.objects.filter(evening=evening, idempotency_key=key).first()
+    if draft is None:
+        return
+    RoundConfirmation.objects.bulk_create(
+        RoundConfirmation(round=round_, seat=int(seat), verdict=word["verdict"], note=word.get("note", ""))
+        for seat, word in draft.confirmations.items()
+        if word.get("digest") == digest and int(seat) < len(round_.net))
+    draft.delete()
 
 
 def _locked_round(round_: Round, expected_version: int | None) -> tuple[Evening, Round]:
@@ -159,7 +182,8 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
 
     Raises `RoundVersionConflict` when the round is no longer at `expected_version` (someone
     else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule.
-    An unchanged record changes nothing and leaves no history.
+    An unchanged record changes nothing and leaves no history; a changed one clears the seats'
+    确认 / 有异议, so the table is asked again.
     """
     evening, current = _locked_round(round, expected_version)
     settlement = settle_record(_evening_record(evening, record, current.rules))
@@ -167,6 +191,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
         return current
     before = snapshot(current)
     _apply(current, settlement, current.rules)
+    current.confirmations.all().delete()  # what the seats confirmed is not what the round says now
     current.version += 1
     current.updated_at = timezone.now()
     current.save()

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import selectors, services
 from ..entry import RoundEntry
 from ..entry.draft import draft_data, draft_fields, field_words
-from ..forms import CorrectionConfirmForm, VersionForm, WhatIfForm
+from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present
@@ -58,6 +58,21 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None) -> servi
         evening=evening, values=draft_fields(request.POST), changed=changed,
         base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
         by=me(request, evening), key=_idempotency_key(request))
+
+
+def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.SeatWord] | None:
+    """Each seat's 确认 / 有异议 on the round as this page scores it; None until it scores. A word
+    given on a different round (a hand changed since) counts as not given."""
+    if draft is None or not entry.is_valid():
+        return None
+    digest = services.record_digest(entry.settlement.record.to_dict())
+    words = []
+    for seat, name in enumerate(selectors.evening_names(evening=evening)):
+        word = draft.confirmations.get(str(seat)) or {}
+        same = word.get("digest") == digest
+        words.append(selectors.SeatWord(seat, name, word.get("verdict", "") if same else "",
+                                        word.get("note", "") if same else ""))
+    return words
 
 
 def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
@@ -115,6 +130,9 @@ def round_new(request, evening: Evening):
         "next_number": selectors.next_round_number(evening=evening),
         "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
         "draft_url": reverse("calculator:evening_round_draft", args=[evening.token]),
+        "confirm_url": reverse("calculator:evening_round_draft_confirm", args=[evening.token]),
+        "words": _draft_words(evening, entry, draft) if request.method == "GET" else None,
+        "names": selectors.evening_names(evening=evening),
         "draft_version": version,
         "my_seat": _my_seat(request, evening),
     }
@@ -147,7 +165,9 @@ def round_preview(request, evening: Evening):
         bar = render(request, "calculator/partials/_draft_bar.html", {
             **base_context(request, evening), "oob": True, "saved": saved,
             "notes": _overlap_notes(saved, selectors.evening_names(evening=evening))})
-        response.content += bar.content
+        state = render(request, "calculator/partials/_draft_confirm_state.html",
+                       {"oob": True, "words": _draft_words(evening, entry, saved.draft)})
+        response.content += bar.content + state.content
     return response
 
 
@@ -185,6 +205,53 @@ def round_draft(request, evening: Evening):
 
 @require_POST
 @editing
+def round_draft_confirm(request, evening: Evening):
+    """确认 / 有异议 for a seat on the round being entered, as this page scores it. The button sits
+    in the round form, so the whole form comes along: what it holds is kept in the draft first."""
+    entry = _entry(evening, request.POST)
+    saved = _save_draft(request, evening, changed=None)
+    if saved.recorded is not None:
+        messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=saved.recorded.number))
+        return redirect("calculator:evening_round", token=evening.token, number=saved.recorded.number)
+    seat = request.POST.get("confirm_seat") or str(_my_seat(request, evening))
+    if not entry.is_valid():
+        messages.error(request, _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。"))
+    elif not (seat.isascii() and seat.isdigit() and len(seat) == 1):
+        messages.error(request, _("先选一下这部手机是谁。"))
+    else:
+        try:
+            services.draft_confirm(evening=evening, seat=int(seat), verdict=request.POST.get("verdict", ""),
+                                   note=request.POST.get("confirm_note", ""),
+                                   settled=entry.settlement.record.to_dict(), by=me(request, evening))
+        except services.ValidationError:
+            messages.error(request, _("没有记下：请选确认或有异议。"))
+    return redirect("calculator:evening_round_new", token=evening.token)
+
+
+@require_POST
+@editing
+def round_confirm(request, evening: Evening, number: int):
+    """确认 / 有异议 for one seat on a stored round."""
+    round_ = round_or_404(evening, number)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("没有记下：请选确认或有异议。"))
+        return redirect("calculator:evening_round", token=evening.token, number=number)
+    data = form.cleaned_data
+    try:
+        services.round_confirm(round=round_, seat=data["seat"], verdict=data["verdict"], note=data["note"],
+                               expected_version=data["version"])
+    except services.RoundVersionConflict:
+        messages.warning(request, _("这局刚被改过，请看一遍改过的再确认。"))
+    except services.ValidationError:
+        messages.error(request, _("没有记下：请选确认或有异议。"))
+    else:
+        messages.success(request, _("记下了。"))
+    return redirect("calculator:evening_round", token=evening.token, number=number)
+
+
+@require_POST
+@editing
 def round_draft_discard(request, evening: Evening):
     """扔掉: throw away the round being entered (the evening page asks first, without JavaScript)."""
     if services.draft_discard(evening=evening):
@@ -203,6 +270,7 @@ def round_detail(request, evening: Evening, number: int):
         "row": selectors.round_row(round_, names),
         "view": present(selectors.stored_settlement(round_)),
         "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
+        "my_seat": _my_seat(request, evening),
     }
     return render(request, "calculator/evening/round_detail.html", context)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-
 import pytest
 from playwright.sync_api import expect
 
@@ -53,6 +52,20 @@ def test_phones_enter_one_round_together_and_see_each_others_tiles(live_server, 
             see_net(phone, "E1")
         screenshot(table[1].page, f"{phones}-phones-second")
         expect(seat_card(table[0].page, 1).locator(".tile-count")).to_have_text("13/13")
+        # every seat confirms on its own phone; the last one disagrees, saying why
+        for seat, phone in enumerate(table):
+            confirm = phone.page.locator("#draft-confirm")
+            expect(confirm).to_be_visible()
+            if seat == phones - 1:
+                confirm.locator('[name="confirm_note"]').fill("热炮没算")
+                phone.tap(confirm.locator('button[value="disputed"]'))
+            else:
+                phone.tap(confirm.locator('button[value="confirmed"]'))
+            expect(phone.page.locator(f'[data-seat-word="{seat}"]')).to_have_class(
+                re.compile("is-disputed" if seat == phones - 1 else "is-confirmed"))
+        table[0].page.reload()
+        expect(table[0].page.locator("#draft-confirm .is-confirmed")).to_have_count(phones - 1)
+        screenshot(table[0].page, f"{phones}-phones-confirmed")
         table[1].page.get_by_role("button", name="记下这一局").click()
         expect(table[1].page.locator(".alert-success")).to_contain_text("第1局记好了")
         expect(table[0].page.locator("#draft-bar")).to_contain_text("第1局", timeout=SYNC_MS)
@@ -62,6 +75,8 @@ def test_phones_enter_one_round_together_and_see_each_others_tiles(live_server, 
             phone.close()
     assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
     assert selectors.evening_draft(evening=evening) is None
+    words = sorted(Round.objects.get().confirmations.values_list("seat", "verdict", "note"))
+    assert words == [(seat, "confirmed", "") for seat in range(phones - 1)] + [(phones - 1, "disputed", "热炮没算")]
 
 
 def test_a_reload_and_back_in_the_middle_restore_the_entry_exactly(live_server, browser, screenshot):

@@ -110,3 +110,46 @@ def test_a_draft_thrown_away_is_gone_and_a_phone_still_typing_starts_a_new_one()
     saved = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=5,
                                 client="a", key=key)
     assert saved.draft.data == values_of("E2")  # nothing typed is lost
+
+
+# -- 确认 / 有异议 ---------------------------------------------------------------------------------
+
+
+def test_a_seat_confirms_or_disputes_a_round_and_a_second_word_replaces_the_first():
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=1, verdict="confirmed")
+    services.round_confirm(round=round_, seat=1, verdict="disputed", note="  翻牌是 6条\x00 ")
+    words = selectors.seat_words(round_, ["老王", "小李", "阿珍", "张哥"])
+    assert [(w.verdict, w.note) for w in words] == [("", ""), ("disputed", "翻牌是 6条"), ("", ""), ("", "")]
+    with pytest.raises(services.ValidationError):
+        services.round_confirm(round=round_, seat=4, verdict="confirmed")
+    with pytest.raises(services.ValidationError):
+        services.round_confirm(round=round_, seat=0, verdict="maybe")
+
+
+def test_a_correction_clears_the_words_it_invalidates_and_an_unchanged_one_keeps_them():
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=0, verdict="confirmed")
+    round_ = services.round_correct(round=round_, record=example_record("E1"), expected_version=1)
+    assert round_.confirmations.count() == 1  # nothing changed, nothing to confirm again
+    round_ = services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    assert round_.confirmations.count() == 0
+    with pytest.raises(services.RoundVersionConflict):
+        services.round_confirm(round=round_, seat=0, verdict="confirmed", expected_version=1)
+
+
+def test_words_given_on_the_draft_go_with_the_round_only_if_it_is_that_round():
+    from calculator.scoring import settle_record
+
+    evening = make_evening()
+    key = services.draft_open(evening=evening).idempotency_key
+    scored = settle_record(example_record("E1")).record.to_dict()
+    other = settle_record(example_record("E2")).record.to_dict()
+    services.draft_confirm(evening=evening, seat=0, verdict="confirmed", settled=scored)
+    services.draft_confirm(evening=evening, seat=2, verdict="disputed", note="不对", settled=scored)
+    services.draft_confirm(evening=evening, seat=3, verdict="confirmed", settled=other)  # saw another round
+    round_ = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    words = {c.seat: (c.verdict, c.note) for c in round_.confirmations.all()}
+    assert words == {0: ("confirmed", ""), 2: ("disputed", "不对")}

@@ -3,12 +3,14 @@ finds it; the evening page shows it; saving consumes it; read-only addresses nev
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from calculator import selectors
+from calculator import selectors, services
 from calculator.models import Evening, Round
 from calculator.scoring import settle_record
 from tests.factories import example_record, make_evening
@@ -203,3 +205,83 @@ def test_one_more_round_on_the_stateless_page_keeps_the_table(client):
     dealer = re.search(r'<select name="dealer".*?<option value="(\d)" selected>', page, re.DOTALL).group(1)
     assert int(dealer) == settle_record(record).next_dealer
     assert 'data-fresh="0"' in page  # what this browser kept of the last round is not brought back
+
+
+# -- 确认 / 有异议 ---------------------------------------------------------------------------------
+
+
+def say_who(client: Client, evening: Evening, seat: int) -> Client:
+    client.post(url("evening_me", evening), {"seat": str(seat)})
+    return client
+
+
+def test_each_phone_confirms_the_draft_for_its_own_seat_and_the_round_keeps_it(client, tmp_path):
+    evening = make_evening()
+    phones = [say_who(Client(), evening, seat) for seat in range(4)]
+    for seat, phone in enumerate(phones):
+        form = open_round(phone, evening)
+        page = phone.get(url("evening_round_new", evening)).content.decode()
+        assert f'name="confirm_seat" value="{seat}"' in page
+        verdict = {"verdict": "disputed", "confirm_note": "热炮没算"} if seat == 3 else {"verdict": "confirmed"}
+        response = phone.post(url("evening_round_draft_confirm", evening), typed("E1", form, **verdict))
+        assert response.status_code == 302 and response["Location"] == url("evening_round_new", evening)
+    page = phones[0].get(url("evening_round_new", evening)).content.decode()
+    assert page.count("✓ 确认") == 3 and "有异议：热炮没算" in page and 'data-ready="1"' in page
+
+    phones[0].post(url("evening_round_new", evening), typed("E1", open_round(phones[0], evening)))
+    round_ = Round.objects.get(evening=evening)
+    assert sorted(round_.confirmations.values_list("seat", "verdict")) == [
+        (0, "confirmed"), (1, "confirmed"), (2, "confirmed"), (3, "disputed")]
+
+    detail = client.get(url("evening_round", evening, 1)).content.decode()
+    assert detail.count("✓ 确认") == 3 and "张哥</b> 有异议：热炮没算" in detail
+    listing = client.get(url("evening_detail", evening)).content.decode()
+    assert 'class="ev-badge is-disputed"' in listing and "张哥：热炮没算" in listing
+    follow = client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 1])).content.decode()
+    assert "有异议：热炮没算" in follow and "evening_round_confirm" not in follow and 'name="verdict"' not in follow
+
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(client.get(url("evening_report_pdf", evening)).content)
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext not found: run bin/setup (installs poppler-utils)")
+    text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                             check=True).stdout)
+    assert "老王✓小李✓阿珍✓张哥有异议：热炮没算" in text
+
+
+def test_a_round_not_yet_scoring_cannot_be_confirmed(client):
+    evening = make_evening()
+    form = open_round(say_who(client, evening, 0), evening)
+    data = typed("E1", form, verdict="confirmed")
+    data["seat2-concealed"] = "19m"
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    assert 'data-ready="0"' in page
+    client.post(url("evening_round_draft_confirm", evening), data)
+    assert selectors.evening_draft(evening=evening).confirmations == {}
+    assert selectors.evening_draft(evening=evening).data["seat2-concealed"] == ["19m"]  # kept all the same
+
+
+def test_confirming_a_stored_round_and_a_correction_asks_again(client):
+    evening = make_evening()
+    say_who(client, evening, 1)
+    client.post(url("evening_round_new", evening), typed("E1", open_round(client, evening)))
+    page = client.get(url("evening_round", evening, 1)).content.decode()
+    assert 'name="seat" value="1"' in page and "还没确认" in page
+    response = client.post(url("evening_round_confirm", evening, 1), {"seat": "1", "verdict": "confirmed",
+                                                                      "version": "1"})
+    assert response.status_code == 302
+    assert "小李</b> ✓ 确认" in client.get(url("evening_round", evening, 1)).content.decode()
+    assert "✓ 1/4" in client.get(url("evening_detail", evening)).content.decode()
+    services.round_correct(round=Round.objects.get(), record=example_record("E2"), expected_version=1)
+    late = client.post(url("evening_round_confirm", evening, 1), {"seat": "1", "verdict": "confirmed",
+                                                                  "version": "1"}, follow=True)
+    assert "这局刚被改过" in late.content.decode()
+    assert Round.objects.get().confirmations.count() == 0
+
+
+def test_a_read_only_address_cannot_confirm(client):
+    evening = make_evening()
+    client.post(url("evening_round_new", evening), typed("E1", open_round(client, evening)))
+    path = f"/v/{evening.read_token}/rounds/1/confirm/"
+    assert client.post(path, {"seat": "0", "verdict": "confirmed", "version": "1"}).status_code == 404
+    assert Round.objects.get().confirmations.count() == 0

@@ -8,7 +8,7 @@
 - `what_if`: a round, a correction or the whole evening under other rules (换个规矩看看).
 - `drafts`: the round being entered (录入中) and what changed in it since a phone last looked.
 """
-from .drafts import draft_changes, draft_version, evening_draft
+from .drafts import draft_changes, draft_version, evening_draft, evening_words_version
 from .evenings import (
     EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
     evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
@@ -23,7 +23,7 @@ from .settle_up import (
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
-    "draft_changes", "draft_version", "evening_draft",
+    "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
     "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
     "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",

@@ -2,7 +2,9 @@
 phone last looked (the phones' 2-second poll)."""
 from __future__ import annotations
 
-from ..models import Evening, RoundDraft
+from django.db.models import Count, Max
+
+from ..models import Evening, RoundConfirmation, RoundDraft
 
 
 def evening_draft(*, evening: Evening) -> RoundDraft | None:
@@ -20,3 +22,11 @@ def draft_changes(draft: RoundDraft, *, since: int, client: str) -> dict[str, tu
     return {name: (list(draft.data.get(name, [])), meta.get("by", ""))
             for name, meta in draft.fields.items()
             if meta.get("v", 0) > since and meta.get("client") != client}
+
+
+def evening_words_version(*, evening: Evening) -> str:
+    """Names the state of the seats' 确认 / 有异议 on the evening's rounds (digits and a dot): a new
+    word, a changed one (its time moves) or words cleared by a correction change it."""
+    words = RoundConfirmation.objects.filter(round__evening=evening).aggregate(n=Count("id"), last=Max("at"))
+    last = int(words["last"].timestamp() * 1_000_000) if words["last"] else 0
+    return f"{words['n']}.{last}"

@@ -7,6 +7,7 @@ from django.db.models import Count, Max
 
 from ..models import Evening, PaidTransfer, Round
 from ..scoring.settle_up import minimum_transfers
+from .drafts import evening_words_version
 from .evenings import (
     PlayerTotal,
     _money,
@@ -48,10 +49,11 @@ def evening_payment_count(*, evening: Evening) -> int:
 
 
 def evening_report_version(*, evening: Evening) -> str:
-    """Names a state of everything the evening report prints: the evening, its rounds' version
-    and its payments (an undo lowers the count even where the latest id stays)."""
+    """Names a state of everything the evening report prints: the evening, its rounds' version,
+    the seats' 确认 / 有异议 and its payments (an undo lowers the count even where the latest id stays)."""
     paid = PaidTransfer.objects.filter(evening=evening).aggregate(n=Count("id"), last=Max("id"))
-    return f"{evening.pk}-{evening.token[:12]}-{evening_version(evening=evening)}-{paid['n']}-{paid['last']}"
+    return (f"{evening.pk}-{evening.token[:12]}-{evening_version(evening=evening)}-{paid['n']}-{paid['last']}"
+            f"-{evening_words_version(evening=evening)}")
 
 
 def evening_still_owed(*, evening: Evening) -> list[int]:

@@ -60,8 +60,10 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
     """An evening page, or for its htmx poll only the live part: 204 (htmx then swaps nothing)
     while the `since` it sends is still the evening's version, so an idle table costs a header
     instead of the whole board every 5 seconds. `with_draft`: the edit page also shows the round
-    being entered (录入中), so its version also counts the draft's saves."""
+    being entered (录入中), so its version also counts the draft's saves. Both count the seats'
+    确认 / 有异议, which the list of rounds marks."""
     version = str(selectors.evening_version(evening=evening))  # before the board: a change in between is re-sent
+    version += f".{selectors.evening_words_version(evening=evening)}"  # the list marks 确认 / 有异议
     if with_draft:
         version += f".{selectors.draft_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:

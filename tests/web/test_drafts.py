@@ -285,3 +285,14 @@ def test_a_read_only_address_cannot_confirm(client):
     path = f"/v/{evening.read_token}/rounds/1/confirm/"
     assert client.post(path, {"seat": "0", "verdict": "confirmed", "version": "1"}).status_code == 404
     assert Round.objects.get().confirmations.count() == 0
+
+
+def test_a_word_on_a_round_refreshes_the_polled_list_and_the_report(client):
+    evening = make_evening()
+    client.post(url("evening_round_new", evening), typed("E1", open_round(client, evening)))
+    page = client.get(url("evening_detail", evening)).content.decode()
+    since = re.search(r'\?since=([\d.]+)"', page).group(1)
+    before = selectors.evening_report_version(evening=evening)
+    services.round_confirm(round=Round.objects.get(), seat=2, verdict="disputed", note="少算一个豆")
+    assert client.get(url("evening_detail", evening), {"since": since}, **HTMX).status_code == 200
+    assert selectors.evening_report_version(evening=evening) != before

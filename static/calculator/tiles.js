@@ -4,6 +4,11 @@
  * shows the tiles as chips (tap a hand to open the keyboard; then tap a chip to take it out), keeps a live count such as 13/13 (14 for
  * a winner, a kong counting three) and opens a 27-key keyboard at the bottom of the screen.
  * Every change fires an `input` event, which is what makes htmx ask the server for the preview.
+ *
+ * The chip and the count are drawn here, in the frame of the tap; the server's answer (each
+ * seat's standing, the problems, the settlement and the net bar) is put in place in one pass by
+ * `applyPreview`, touching only the pieces that changed, and an answer that a newer tap has
+ * already made stale is cancelled rather than waited for.
  */
 (function () {
   "use strict";
@@ -13,6 +18,7 @@
   var ALIASES = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s", M: "m", P: "p", S: "s" };
 
   var keyboard = null;  // the keyboard element
+  var keys = [];        // its 27 tile keys
   var active = null;    // the input the keyboard writes to
   var added = {};       // input id -> tiles added by key, for ⌫
 
@@ -66,6 +72,21 @@
     return { have: tiles.length + 3 * meldCount, want: winner && !draw ? 14 : 13 };
   }
 
+  /* A hand's count such as 13/13, from the page as it is now (an answer may be older). */
+  function renderCount(input, tiles) {
+    var counter = document.querySelector('[data-count-for="' + input.id + '"]');
+    if (!counter || tiles === null) return null;
+    var card = input.closest("[data-seat-card]");
+    var hidden = card && card.querySelector(".mei-jiao-switch input:checked");
+    if (hidden) return null;  // 没叫（没亮牌）: no hand to count, the server says "—"
+    var count = countOf(input, tiles);
+    var text = count.have + "/" + count.want;
+    if (counter.textContent !== text) counter.textContent = text;
+    counter.classList.toggle("ok", count.have === count.want);
+    counter.classList.toggle("off", count.have !== count.want);
+    return text;
+  }
+
   /* Redraw an input's chips, its count and (when it is the keyboard's) the keyboard's state. */
   function render(input) {
     var tiles = parse(input.value);
@@ -74,20 +95,14 @@
     box.querySelector(".tile-chips").innerHTML = sorted(tiles).map(chip).join("");
     box.classList.toggle("is-empty", tiles.length === 0);
     box.classList.toggle("is-active", input === active);
-    var text = null;
-    var counter = document.querySelector('[data-count-for="' + input.id + '"]');
-    if (counter) {
-      var count = countOf(input, tiles);
-      text = count.have + "/" + count.want;
-      counter.textContent = text;
-      counter.classList.toggle("ok", count.have === count.want);
-      counter.classList.toggle("off", count.have !== count.want);
-    }
+    var text = renderCount(input, tiles);
     if (input === active) {
       keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
-      keyboard.querySelectorAll("[data-key]").forEach(function (key) {
-        var code = key.getAttribute("data-key");
-        key.disabled = tiles.filter(function (t) { return t === code; }).length >= 4;
+      var held = {};
+      tiles.forEach(function (t) { held[t] = (held[t] || 0) + 1; });
+      keys.forEach(function (key) {
+        var full = (held[key.getAttribute("data-key")] || 0) >= 4;
+        if (key.disabled !== full) key.disabled = full;  // an unchanged key costs no restyle
       });
     }
   }
@@ -113,10 +128,30 @@
     markSeats();
   }
 
+  /* The input listener below draws the chips, in this same frame. */
   function setTiles(input, tiles) {
     input.value = format(tiles);
-    render(input);
     input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  /* The live preview's answer, in one pass: each top-level piece replaces the element with its id,
+   * and only when it differs from what the page shows (most answers change one seat's standing);
+   * then the counts of the swapped seats catch up with taps made since the request left. htmx's
+   * own out-of-band swap of the same markup cost a redraw of the whole form per piece. */
+  function applyPreview(html) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
+      var old = fresh.id && document.getElementById(fresh.id);
+      if (!old) return;
+      fresh.removeAttribute("hx-swap-oob");
+      if (old.isEqualNode(fresh)) return;
+      old.replaceWith(fresh);
+      fresh.querySelectorAll("[data-count-for]").forEach(function (counter) {
+        var input = document.getElementById(counter.getAttribute("data-count-for"));
+        if (input) renderCount(input, parse(input.value));
+      });
+    });
   }
 
   /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
@@ -196,10 +231,22 @@
   function init() {
     keyboard = document.querySelector("[data-tile-keyboard]");
     if (!keyboard) return;
+    keys = Array.prototype.slice.call(keyboard.querySelectorAll("[data-key]"));
     document.documentElement.classList.add("js-tiles");
 
+    // A key types on the finger's touch, not on its lift (the click comes tens of ms later); its
+    // click then does nothing more. A key worked from the keyboard (Enter, Space) only clicks.
+    var pressedByPointer = false;
+    document.addEventListener("pointerdown", function (event) {
+      var key = event.target.closest && event.target.closest("[data-key]");
+      if (!key || !active || key.disabled || event.button > 0) return;
+      event.preventDefault();  // keep the focus where it is: no blur, no scroll
+      pressedByPointer = true;
+      press(key.getAttribute("data-key"));
+    });
     document.addEventListener("click", function (event) {
       var key = event.target.closest("[data-key]");
+      if (key && pressedByPointer) { pressedByPointer = false; return; }
       if (key && active) { press(key.getAttribute("data-key")); return; }
       if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
       if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
@@ -224,12 +271,20 @@
     });
     document.addEventListener("input", function (event) {
       var target = event.target;
-      if (!target.closest || !target.closest("[data-round-form]")) return;
+      var form = target.closest && target.closest("[data-round-form]");
+      if (!form) return;
+      // What the server is working on no longer matches the page: cancel it, the next one is coming.
+      if (window.htmx) window.htmx.trigger(form, "htmx:abort");
       if (target.matches("[data-seat-name]")) rename(target);
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });
-    document.body.addEventListener("htmx:oobAfterSwap", renderAll);
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      var form = event.target.closest && event.target.closest("[data-round-form]");
+      if (!form || event.detail.isError) return;
+      event.detail.shouldSwap = false;
+      applyPreview(event.detail.serverResponse);
+    });
     renderAll();
   }
 

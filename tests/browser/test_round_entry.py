@@ -59,7 +59,8 @@ def enter_record_by_tapping(page, record: dict) -> None:
             card.locator(f"#id_seat{index}-melds-{row}-tile").select_option(meld["tile"])
             if meld.get("from") is not None:
                 card.locator(f"#id_seat{index}-melds-{row}-from_seat").select_option(str(meld["from"]))
-        tap_tiles(page, card.locator(".seat-preview [data-tile-box]"), seat["concealed"])
+        if seat["concealed"]:  # none for a seat recorded 没叫（没亮牌）
+            tap_tiles(page, card.locator(".seat-preview [data-tile-box]"), seat["concealed"])
         if seat.get("discards"):
             tap_tiles(page, card.locator(".discards-field [data-tile-box]"), seat["discards"])
         if seat.get("declared"):

@@ -40,8 +40,8 @@ def option_choices(option: str) -> list[tuple[str, Any]]:
                                               for value in CHOICES[option]]
 
 
-def _option_field(option: str) -> forms.ChoiceField:
-    return forms.ChoiceField(label=OPTION_NAMES[option], required=False, choices=option_choices(option))
+def _option_field(option: str, label=None) -> forms.ChoiceField:
+    return forms.ChoiceField(label=label or OPTION_NAMES[option], required=False, choices=option_choices(option))
 
 
 class EveningForm(forms.Form):
@@ -64,12 +64,27 @@ class EveningForm(forms.Form):
     turned_chicken = _option_field("turned_chicken")
     chicken_discards = _option_field("chicken_discards")
     chicken_collectors = _option_field("chicken_collectors")
+    # 家规 (R45–R56): the house-rule variants, off in every preset.
+    hot_shot_bonus = _option_field("hot_shot_bonus")
+    robbed_kong = _option_field("robbed_kong")
+    bao_ji = _option_field("bao_ji", _("包鸡"))
+    chicken_flow = _option_field("chicken_flow", _("鸡怎么流"))
+    chong_feng_on_top = forms.BooleanField(label=_("冲锋鸡另加，不代替那张幺鸡（R51）"), required=False)
+    dou_reverse = forms.BooleanField(label=_("豆倒赔：没叫的人的豆反赔有叫的（R52）"), required=False)
+    ze_ren_gold_off = forms.BooleanField(label=_("金鸡时责任鸡不翻倍（R54）"), required=False)
+    chui_feng = forms.BooleanField(label=_("吹风鸡：翻到 5筒 这局不算鸡（R55）"), required=False)
+    declare_kill_by_kind = forms.BooleanField(label=_("别人自摸时，报听的人按自己报的番数付（R56）"), required=False)
+    cap = forms.IntegerField(label=_("封顶：一局一家最多付另一家几番（0 = 不封顶，R53）"), required=False,
+                             min_value=0, max_value=10_000, initial=0)
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
                                           choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
                                                    for s in range(4)])
 
     NAME_FIELDS = ("player_0", "player_1", "player_2", "player_3")
     OPTION_FIELDS = ("self_draw", "turned_chicken", "chicken_discards", "chicken_collectors")
+    HOUSE_CHOICE_FIELDS = ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow")
+    HOUSE_FLAGS = ("chong_feng_on_top", "dou_reverse", "chui_feng", "declare_kill_by_kind")  # on = True
+    HOUSE_FIELDS = (*HOUSE_CHOICE_FIELDS, *HOUSE_FLAGS, "ze_ren_gold_off", "cap")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -94,9 +109,15 @@ class EveningForm(forms.Form):
     def options(self) -> dict[str, Any]:
         """The rule options chosen on top of the preset."""
         data = self.cleaned_data
-        options: dict[str, Any] = {name: data[name] for name in self.OPTION_FIELDS if data.get(name)}
-        if data.get("jian_dou_san"):
-            options["jian_dou_san"] = True
+        chosen = (*self.OPTION_FIELDS, *EveningForm.HOUSE_CHOICE_FIELDS)
+        options: dict[str, Any] = {name: data[name] for name in chosen if data.get(name)}
+        for name in ("jian_dou_san", *EveningForm.HOUSE_FLAGS):
+            if data.get(name):
+                options[name] = True
+        if data.get("ze_ren_gold_off"):
+            options["ze_ren_gold"] = False
+        if data.get("cap"):
+            options["cap"] = data["cap"]
         return options
 
 
@@ -105,8 +126,9 @@ class WhatIfForm(forms.Form):
     that they never mix with the round form's fields on the same POST). Nothing is stored."""
 
     prefix = "what_if"
-    RULE_FIELDS = ("preset", "jian_dou_san", *EveningForm.OPTION_FIELDS)
+    RULE_FIELDS = ("preset", "jian_dou_san", *EveningForm.OPTION_FIELDS, *EveningForm.HOUSE_FIELDS)
     OPTION_FIELDS = EveningForm.OPTION_FIELDS
+    HOUSE_FIELDS = EveningForm.HOUSE_FIELDS
 
     def __init__(self, data=None, *, current: RuleSet, **kwargs):
         super().__init__(data, **kwargs)

@@ -31,6 +31,7 @@ SECTIONS = {
     "R33": gettext_noop("八、荒庄和查叫"),
     "R36": gettext_noop("九、罚"),
     "R40": gettext_noop("十、结算单和一晚的账"),
+    "R45": gettext_noop("十一、家规：各地桌上的变体（各地规则里都不用，开一晚时可以选）"),
 }
 
 RULES: list[tuple[str, str, str]] = [
@@ -130,7 +131,44 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("改一局只重算那一局，总账跟着变。每次改动都留底：谁、什么时候、改前、改后。")),
     ("R43", gettext_noop("散场结账"),
      gettext_noop("用最少的转账让每个人两清。")),
+    ("R45", gettext_noop("自摸不加番"),
+     gettext_noop("有的桌自摸其余每家只付 V（不加 1），也有的付 2V + 1。放在 R12 的“自摸”选项里。{v_self_draw}")),
+    ("R46", gettext_noop("抢杠怎么付"),
+     gettext_noop("被抢杠的一家独付：(家数 − 1) × V（不加自摸的 1），或 4V，或 V + 1。放在 R14 的“抢杠”选项里。"
+                  "{v_robbed}")),
+    ("R47", gettext_noop("热炮翻倍"),
+     gettext_noop("热炮的点炮者付 2V（“热炮”选项，R13）。那个杠算不算照 R13 的烧法。{v_hot_shot}")),
+    ("R48", gettext_noop("本鸡"),
+     gettext_noop("翻出来的那张本身就是鸡（翻到 1条 就是金鸡），可以只算本鸡，也可以本鸡和下一张都算"
+                  "（“翻牌鸡”选项，R19）。{v_ben_ji}")),
+    ("R49", gettext_noop("包鸡只包亮出来的"),
+     gettext_noop("包鸡（R24）时，没叫的一家只按它亮在桌上的鸡付给每个收鸡的人：碰杠的和打出去的幺鸡、"
+                  "它的冲锋鸡；手里藏着的鸡和手里的翻牌鸡不算。{v_bao_ji}")),
+    ("R50", gettext_noop("鸡只从没叫的流向有叫的"),
+     gettext_noop("有叫的人之间不互相付鸡：每个有叫的（胡了的也算）只向每个没叫的收它的鸡；都有叫就谁也不付鸡。"
+                  "没叫的人打出去的幺鸡，按张付给每个有叫的人（包鸡时已经算在包鸡里）。责任鸡只由没叫的人付。"
+                  "谁收鸡的选项（R24）这时只看有没有叫。{v_chicken_flow}")),
+    ("R51", gettext_noop("冲锋鸡另加"),
+     gettext_noop("冲锋鸡不代替那张幺鸡平常的算法，而是在它上面另加冲锋鸡的番数（金鸡时用金鸡的番数）。"
+                  "{v_chong_feng_on_top}")),
+    ("R52", gettext_noop("豆倒赔"),
+     gettext_noop("有人胡的局，没叫的一家的豆反过来赔：闷豆、转弯豆付给每个有叫的人豆的番数，点豆付给打出那张的人"
+                  "（它有叫才付）。憨包豆、被作废的杠不赔，被烧的一家不赔也不收。只在“有叫的才收豆”时用。"
+                  "{v_dou_reverse}")),
+    ("R53", gettext_noop("封顶"),
+     gettext_noop("一局里一家付给另一家的合计（两家之间互相抵过以后）最多到封顶的番数，多出来的退回，单列一条。"
+                  "荒庄和罚也算在内，最后才算。{v_cap}")),
+    ("R54", gettext_noop("责任鸡不翻倍"),
+     gettext_noop("金鸡时责任鸡（R23）不翻倍，照平常的番数付。{v_ze_ren_gold}")),
+    ("R55", gettext_noop("吹风鸡"),
+     gettext_noop("翻出来的是 5筒：这一局所有的鸡和责任鸡都不算（包鸡也不算）。{v_chui_feng}")),
+    ("R56", gettext_noop("杀报按报的种类"),
+     gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
+                  "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
 ]
+
+IN_USE = gettext_noop("（本规则用这一条。）")
+NOT_IN_USE = gettext_noop("（本规则不用这一条。）")
 
 
 def _points(n: int) -> str:
@@ -148,16 +186,20 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
             _("{pattern} {points}").format(pattern=pattern_title(key), points=_points(value))
             for key, value in sorted(r.patterns.items(), key=lambda kv: (kv[1], list(PATTERN_HANZI).index(kv[0])))
         ),
-        "self_draw": {"plus_one": _("V + 1 番"), "double": _("2V（翻倍）")}[r.self_draw],
+        "self_draw": {"plus_one": _("V + 1 番"), "double": _("2V（翻倍）"), "plain": _("V 番（不加）"),
+                      "double_plus_one": _("2V + 1 番")}[r.self_draw],
         "kong_bloom": _points(r.kong_bloom_bonus) if r.kong_bloom_bonus else _("0 番（不另加）"),
         "hot_shot_bonus": {"one": _("再加 1 番"),
                            "kong_total": _("再加那个杠的全部豆钱（每家的豆钱 × 其余家数，点豆就是那一份）"),
-                           "none": _("不另加")}[r.hot_shot_bonus],
+                           "none": _("不另加"), "double": _("再加 V 番，一共 2V")}[r.hot_shot_bonus],
         "hot_shot_burn": {"kong": _("那个杠不收豆钱"),
                           "all": _("点炮的人的豆和鸡全部作废（烧光）")}[r.hot_shot_burn],
         "robbed_kong": {"pay_all": _("被抢的一家独自包付其余各家自摸时该付的总数：(家数 − 1) × 自摸番（包三家）"),
                         "qing_yi_se": _("被抢的一家付一次，按胡牌番数和清一色（{points}）中较大的算").format(
-                            points=_points(r.patterns["qing_yi_se"]))}[r.robbed_kong],
+                            points=_points(r.patterns["qing_yi_se"])),
+                        "pay_all_plain": _("被抢的一家独付 (家数 − 1) × V，不加自摸的 1"),
+                        "four_v": _("被抢的一家独付 4V"),
+                        "v_plus_one": _("被抢的一家独付 V + 1")}[r.robbed_kong],
         "robbed_kong_burn": {"none": _("被抢的一家照常收豆收鸡"),
                              "all": _("被抢的一家豆和鸡全部作废（烧光）")}[r.robbed_kong_burn],
         "pass_dou": {"any": _("平胡要胡别人打的牌，手里必须有豆（任何豆，憨包豆也算）作通行证，没有就只能自摸。"),
@@ -170,7 +212,9 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
         "turned_chicken": {"next": _("翻出来那张的下一张（同一门，9 接 1）是鸡，比如翻 5万，6万 是鸡"),
                            "swing": _("摇摆鸡：翻出来那张的上一张和下一张都是鸡（两头都转圈），"
                                       "比如翻 2筒，1筒 和 3筒 是鸡"),
-                           "none": _("本规则不算翻牌鸡")}[r.turned_chicken],
+                           "none": _("本规则不算翻牌鸡"),
+                           "self": _("本鸡：翻出来的那张本身是鸡，比如翻 5万，5万 是鸡"),
+                           "self_next": _("本鸡和下一张都是鸡，比如翻 5万，5万 和 6万 是鸡")}[r.turned_chicken],
         "chicken_discards": {"all": _("满堂鸡，打出去的鸡牌也算打出的人的"),
                              "yaoji": _("只有打出去的幺鸡算打出的人的，别的鸡打出去就不算"),
                              "none": _("打出去的鸡都不算（冲锋鸡除外）")}[r.chicken_discards],
@@ -193,6 +237,7 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
         "declare_kill_self_draw": (_("别人自摸时，每个报了听的人再多付胡的人 {points}。").format(
                                        points=_points(r.declare_kill_self_draw))
                                    if r.declare_kill_self_draw else _("别人自摸时报听的人不另付。")),
+        **variant_words(r),
         "draw_dealer": {"stay": _("荒庄后庄家不变。"),
                         "anshun": _("没人有叫或都有叫：庄家不变；只有一家没叫（三人桌两家有叫也是）：没叫的那一家坐庄；"
                                     "只有一家有叫：它坐庄；四人桌两家有叫：庄家有叫就连庄，否则从庄家往下第一个有叫的坐庄。"),
@@ -202,6 +247,52 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
                              "discarder": _("点炮的人坐庄"),
                              "after_discarder": _("点炮的人之后按顺序第一个胡的人坐庄")}[r.multi_win_dealer],
     }
+
+
+def _in_use(on: bool, how: str = "") -> str:
+    return (_(IN_USE) + how) if on else _(NOT_IN_USE)
+
+
+def variant_words(r: RuleSet) -> dict[str, str]:
+    """Whether these rules play each house-rule variant (R45–R56), for the rules page."""
+    return {
+        "v_self_draw": _in_use(r.self_draw in ("plain", "double_plus_one")),
+        "v_robbed": _in_use(r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one")),
+        "v_hot_shot": _in_use(r.hot_shot_bonus == "double"),
+        "v_ben_ji": _in_use(r.turned_chicken in ("self", "self_next")),
+        "v_bao_ji": _in_use(r.bao_ji == "shown"),
+        "v_chicken_flow": _in_use(r.chicken_flow == "to_ready"),
+        "v_chong_feng_on_top": _in_use(r.chong_feng_on_top),
+        "v_dou_reverse": _in_use(r.dou_reverse),
+        "v_cap": _in_use(bool(r.cap), _("封顶 {points}。").format(points=_points(r.cap))),
+        "v_ze_ren_gold": _in_use(not r.ze_ren_gold),
+        "v_chui_feng": _in_use(r.chui_feng),
+        "v_declare_kill_by_kind": _in_use(r.declare_kill_by_kind),
+    }
+
+
+# The house-rule variants that are options of their own, in a few words each, as the overview's
+# 家规 line states them when they are on (R49–R56).
+HOUSE_RULE_WORDS = {
+    "bao_ji": gettext_lazy("包鸡只包亮出来的鸡"),
+    "chicken_flow": gettext_lazy("鸡只从没叫的流向有叫的"),
+    "chong_feng_on_top": gettext_lazy("冲锋鸡另加"),
+    "dou_reverse": gettext_lazy("豆倒赔"),
+    "ze_ren_gold": gettext_lazy("责任鸡金鸡不翻倍"),
+    "chui_feng": gettext_lazy("吹风鸡"),
+    "declare_kill_by_kind": gettext_lazy("杀报按报的种类"),
+}
+
+
+def house_rules_words(r: RuleSet) -> str:
+    on = {"bao_ji": r.bao_ji == "shown", "chicken_flow": r.chicken_flow == "to_ready",
+          "chong_feng_on_top": r.chong_feng_on_top, "dou_reverse": r.dou_reverse,
+          "ze_ren_gold": not r.ze_ren_gold, "chui_feng": r.chui_feng,
+          "declare_kill_by_kind": r.declare_kill_by_kind}
+    words = [str(HOUSE_RULE_WORDS[name]) for name, used in on.items() if used]
+    if r.cap:
+        words.append(_("封顶 {points}").format(points=_points(r.cap)))
+    return _("、").join(words) if words else _("不加")
 
 
 # -- the options in a few words: the rules page's overview, the evening's summary and form -----
@@ -228,24 +319,32 @@ OPTION_NAMES = {
     "declare_kill_self_draw": gettext_lazy("杀报（自摸）"),
     "multi_win_dealer": gettext_lazy("一炮多响坐庄"),
     "draw_dealer": gettext_lazy("荒庄后的庄"),
+    "bao_ji": gettext_lazy("家规"),
 }
 
 # The values of the main one-word options in a few words. The evening form offers these too.
 CHOICE_WORDS = {
-    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2")},
+    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2"),
+                  "plain": gettext_lazy("每家付 牌型，不加 1"), "double_plus_one": gettext_lazy("每家付 牌型×2+1")},
     "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
-                       "none": gettext_lazy("不多付")},
-    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色")},
+                       "none": gettext_lazy("不多付"), "double": gettext_lazy("翻倍，付 2V")},
+    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色"),
+                    "pay_all_plain": gettext_lazy("被抢的一家包三家，不加 1"), "four_v": gettext_lazy("被抢的付 4V"),
+                    "v_plus_one": gettext_lazy("被抢的付 V+1")},
     "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
                  "off": gettext_lazy("不要通行证")},
     "turned_chicken": {"next": gettext_lazy("翻牌的下一张是鸡"), "swing": gettext_lazy("摇摆鸡：上下各一张"),
-                       "none": gettext_lazy("不要翻牌鸡")},
+                       "none": gettext_lazy("不要翻牌鸡"), "self": gettext_lazy("本鸡：翻出的那张"),
+                       "self_next": gettext_lazy("本鸡和下一张")},
     "chicken_discards": {"all": gettext_lazy("满堂鸡：打出去的鸡也算"), "yaoji": gettext_lazy("只算打出去的幺鸡"),
                          "none": gettext_lazy("打出去的不算")},
     "chicken_collectors": {"ready": gettext_lazy("有叫的才收鸡"), "all": gettext_lazy("不管有没有叫都收鸡"),
                            "ready_or_pay": gettext_lazy("包鸡：没叫的反赔自己的鸡")},
     "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
                     "xingyi": gettext_lazy("兴义算法")},
+    "bao_ji": {"all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")},
+    "chicken_flow": {"all": gettext_lazy("收鸡的向其余每家收"),
+                     "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")},
 }
 
 # The overview, line by line: (the line's name in OPTION_NAMES, every option it states, whether
@@ -272,6 +371,8 @@ OVERVIEW: list[tuple[str, tuple[str, ...], bool]] = [
     ("declare_kill_self_draw", ("declare_kill_self_draw",), False),
     ("multi_win_dealer", ("multi_win_dealer",), False),
     ("draw_dealer", ("draw_dealer",), True),
+    ("bao_ji", ("bao_ji", "chicken_flow", "chong_feng_on_top", "dou_reverse", "cap", "ze_ren_gold", "chui_feng",
+                "declare_kill_by_kind"), False),
 ]
 
 
@@ -293,6 +394,7 @@ def overview_words(rules: RuleSet) -> dict[str, str]:
         "chong_feng": _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
                                                                  zr=r.ze_ren),
         "declare": _("硬报 {hard}，软报 {soft}").format(**r.declare),
+        "bao_ji": house_rules_words(r),
     }
 
 

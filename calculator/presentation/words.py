@@ -26,6 +26,7 @@ GROUP_TITLES = {
     "dou": gettext_lazy("豆"),
     "ji": gettext_lazy("鸡"),
     "fa": gettext_lazy("罚"),
+    "cap": gettext_lazy("封顶"),
 }
 STATUS_TITLES = {
     "won": gettext_lazy("胡了"),
@@ -42,6 +43,7 @@ REASON_TITLES = {
     "dou.men": gettext_lazy("闷豆"),
     "dou.zhuanwan": gettext_lazy("转弯豆"),
     "dou.dian": gettext_lazy("点豆"),
+    "dou.reverse": gettext_lazy("豆倒赔"),
     "ji.yaoji": gettext_lazy("幺鸡"),
     "ji.turned": gettext_lazy("翻牌鸡"),
     "ji.chong_feng": gettext_lazy("冲锋鸡"),
@@ -50,6 +52,7 @@ REASON_TITLES = {
     "cha_jiao": gettext_lazy("查叫"),
     "penalty.pass": gettext_lazy("过水包牌"),
     "penalty.xiang_gong": gettext_lazy("相公"),
+    "cap": gettext_lazy("封顶"),
 }
 
 # Names the scoring engine keeps in hanzi (its data stays Chinese); shown in the reader's language.
@@ -110,6 +113,11 @@ PHRASES: dict[str, Phrase] = {
     "kong_bloom": Phrase(pgettext_lazy("settlement item", "杠上开花"), "{term} +{0}"),
     "robbed_pay_all": Phrase(pgettext_lazy("settlement item", "抢杠包{0}家")),
     "robbed_qing_yi_se": Phrase(pgettext_lazy("settlement item", "抢杠按清一色")),
+    "robbed_pay_all_plain": Phrase(pgettext_lazy("settlement item", "抢杠包{0}家，不加 1")),  # R46
+    "robbed_four_v": Phrase(pgettext_lazy("settlement item", "抢杠付 4 倍")),
+    "robbed_v_plus_one": Phrase(pgettext_lazy("settlement item", "抢杠付 V+1")),
+    "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
+    "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
     "hot_shot": Phrase(pgettext_lazy("settlement item", "热炮"), "{term} +{0} ({1})"),  # bonus, kong's tile
     "bao_kill": Phrase(pgettext_lazy("settlement item", "杀报"), "{term} {0}"),  # no bonus: 杀报，自摸
     "pong": Phrase(pgettext_lazy("settlement item", "碰"), "{term} {0}"),

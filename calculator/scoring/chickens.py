@@ -1,4 +1,5 @@
-"""鸡: chickens held, melded and discarded pay their owner (R19–R25)."""
+"""鸡: chickens held, melded and discarded pay their owner (R19–R25), and the house-rule
+variants of how they are counted and who pays them (R48–R51, R54, R55)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -6,9 +7,10 @@ from dataclasses import dataclass
 
 from .items import Table
 from .record import RoundRecord
-from .tiles import YAOJI, Tile
+from .tiles import YAOJI, Tile, parse_tile
 
-SWINGS = {"next": (1,), "swing": (-1, 1), "none": ()}
+SWINGS = {"next": (1,), "swing": (-1, 1), "none": (), "self": (0,), "self_next": (0, 1)}  # self: 本鸡 (R48)
+CHUI_FENG = parse_tile("5p")  # 吹风鸡 (R55)
 
 
 def turned_chickens(record: RoundRecord) -> frozenset[Tile]:
@@ -27,6 +29,9 @@ class ChickenWorth:
     turned: Counter[Tile] | None = None
     chong_feng: int = 0
     gold: bool = False
+    shown: int = 0  # melded and discarded 幺鸡 and the 冲锋鸡: what 包鸡 bills under `bao_ji: shown` (R49)
+    discarded: int = 0  # the discarded 幺鸡 alone (R50)
+    discarded_tiles: int = 0
 
     @property
     def total(self) -> int:
@@ -55,52 +60,85 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
             yaoji_tiles += 1
         elif tile in kinds:
             turned[tile] += 1
+    shown = 0
     for meld in data.melds:
         if meld.tile == YAOJI:
             yaoji += meld.size * gold_factor
             yaoji_tiles += meld.size
+            shown += meld.size * gold_factor
         elif meld.tile in kinds:
             turned[meld.tile] += meld.size
 
     discards = list(data.discards)
     chong_feng = _chong_feng_worth(record, seat, gold)
-    if chong_feng:  # 冲锋鸡 replaces that one 幺鸡's normal worth
-        discards.remove(YAOJI)
+    if chong_feng and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that one 幺鸡's normal worth
+        discards.remove(YAOJI)  # (R51: on top of it instead)
     counted = {"all": kinds | {YAOJI}, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
+    discarded = discarded_tiles = 0
     for tile in discards:
         if tile not in counted:
             continue
         if tile == YAOJI:
-            yaoji += rules.gold if gold and rules.gold_discards else 1
+            worth = rules.gold if gold and rules.gold_discards else 1
+            yaoji += worth
             yaoji_tiles += 1
+            discarded += worth
+            discarded_tiles += 1
         else:
             turned[tile] += 1
-    return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold)
+    return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold,
+                        shown=shown + discarded + chong_feng, discarded=discarded, discarded_tiles=discarded_tiles)
 
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
     """One item per kind of chicken, so each line says what it is for."""
+    rules, turned = table.rules, table.record.turned
     table.pay(payer, payee, worth.yaoji, "ji.yaoji", "R21",
               ("gold" if worth.gold else "yaoji", worth.yaoji_tiles))
     for tile, count in sorted((worth.turned or {}).items()):
-        table.pay(payer, payee, count, "ji.turned", "R19", ("turned", str(tile), count))
-    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R22",
+        table.pay(payer, payee, count, "ji.turned", "R48" if tile == turned else "R19", ("turned", str(tile), count))
+    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R51" if rules.chong_feng_on_top else "R22",
               ("chong_feng_gold",) if worth.gold else ("chong_feng",))
+
+
+def _collectors_and_payers(table: Table) -> tuple[list[int], dict[int, list[int]]]:
+    """Who collects chickens, and from whom. R50 (`chicken_flow: to_ready`): ready seats collect
+    from the seats that are not ready only, and never pay each other."""
+    record, rules = table.record, table.rules
+    seats = range(record.players)
+    if rules.chicken_flow == "to_ready":
+        collectors = [s for s in seats if table.collects(s, "ready")]
+        payers = [s for s in seats if not table.hands[s].ready]
+        return collectors, {seat: payers for seat in collectors}
+    collectors = [s for s in seats if table.collects(s, rules.chicken_collectors)]
+    return collectors, {seat: record.others(seat) for seat in collectors}
 
 
 def settle_chickens(table: Table) -> None:
     record, rules = table.record, table.rules
+    if rules.chui_feng and record.turned == CHUI_FENG:
+        return  # 吹风鸡 (R55): a turned 5筒 blows every chicken and 责任鸡 away
     worths = [chicken_worth(record, seat) for seat in range(record.players)]
-    collectors = [s for s in range(record.players) if table.collects(s, rules.chicken_collectors)]
+    collectors, payers_of = _collectors_and_payers(table)
     for seat in collectors:
-        for payer in record.others(seat):
+        for payer in payers_of[seat]:
             _charge(table, payer, seat, worths[seat])
+    not_collecting = [s for s in range(record.players) if s not in collectors and s not in table.burned]
     if rules.chicken_collectors == "ready_or_pay":
-        for seat in range(record.players):
-            if seat in collectors or seat in table.burned or not worths[seat].total:
-                continue
+        shown = rules.bao_ji == "shown"
+        for seat in not_collecting:
+            if rules.chicken_flow == "to_ready" and table.hands[seat].ready:
+                continue  # a ready seat that collects nothing (burned) still pays no 包鸡
+            points = worths[seat].shown if shown else worths[seat].total
             for payee in collectors:  # 包鸡: a seat that is not ready pays out its own chickens
-                table.pay(seat, payee, worths[seat].total, "ji.bao", "R24", ("bao_ji", worths[seat].total))
+                table.pay(seat, payee, points, "ji.bao", "R49" if shown else "R24", ("bao_ji", points))
+    elif rules.chicken_flow == "to_ready":
+        for seat in not_collecting:  # R50: its discarded 幺鸡 count for every ready seat
+            if table.hands[seat].ready:
+                continue
+            for payee in collectors:
+                table.pay(seat, payee, worths[seat].discarded, "ji.yaoji", "R50",
+                          ("gold" if worths[seat].gold else "yaoji", worths[seat].discarded_tiles))
     _ze_ren(table, collectors, worths)
 
 
@@ -109,7 +147,11 @@ def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> 
     first, rules = table.record.first_yaoji, table.rules
     if first is None or first.claimed_by is None or first.claimed_by not in collectors:
         return
+    if rules.chicken_flow == "to_ready" and table.hands[first.seat].ready:
+        return  # R50: ready seats do not pay each other's chickens
     gold = worths[first.claimed_by].gold
-    points = rules.ze_ren * (rules.gold if gold else 1)
-    table.pay(first.seat, first.claimed_by, points, "ji.ze_ren", "R23",
-              ("ze_ren_gold",) if gold else ("ze_ren",))
+    doubled = gold and rules.ze_ren_gold  # R54: some tables never double it
+    points = rules.ze_ren * (rules.gold if doubled else 1)
+    rule = "R54" if gold and not doubled else "R23"
+    table.pay(first.seat, first.claimed_by, points, "ji.ze_ren", rule,
+              ("ze_ren_gold",) if doubled else ("ze_ren",))

@@ -1,7 +1,13 @@
-"""豆: kongs pay their owner (R16–R18), only when the round has a winner."""
+"""豆: kongs pay their owner (R16–R18), only when the round has a winner; 豆 倒赔 (R52)."""
 from __future__ import annotations
 
 from .items import Table
+from .record import Meld
+
+
+def _counts(table: Table, seat: int, kong: Meld) -> bool:
+    """憨包豆 pays nothing (R17); nor does the 热炮 kong under `hot_shot_burn: kong`."""
+    return not kong.late and table.dead_kong != (seat, kong)
 
 
 def settle_dou(table: Table) -> None:
@@ -10,8 +16,8 @@ def settle_dou(table: Table) -> None:
         if not table.collects(seat, rules.dou_collectors):
             continue
         for kong in data.kongs:
-            if kong.late or table.dead_kong == (seat, kong):
-                continue  # 憨包豆 pays nothing (R17); nor does the 热炮 kong under `hot_shot_burn: kong`
+            if not _counts(table, seat, kong):
+                continue
             value = rules.dou_value(kong.kind)
             words = (kong.kind, str(kong.tile))
             reason, rule = f"dou.{kong.kind}", "R16"
@@ -19,3 +25,25 @@ def settle_dou(table: Table) -> None:
                 table.pay(kong.from_seat, seat, value, reason, rule, words)
             else:
                 table.each_other_pays(seat, value, reason, rule, words)
+    if rules.dou_reverse and rules.dou_collectors == "ready":
+        _dao_pei(table)
+
+
+def _dao_pei(table: Table) -> None:
+    """豆 倒赔 (R52): a kong owned by a seat that is not ready is paid back to the ready seats
+    (a 点豆 to its feeder, if that seat is ready). A burned seat's kongs count for nothing, and a
+    burned seat collects nothing back either."""
+    rules, record = table.rules, table.record
+    ready = [h.seat for h in table.hands if h.ready and h.seat not in table.burned]  # 烧光 collects no 豆
+    for seat, data in enumerate(record.seats):
+        if table.hands[seat].ready or seat in table.burned:
+            continue
+        for kong in data.kongs:
+            if not _counts(table, seat, kong):
+                continue
+            value = rules.dou_value(kong.kind)
+            words = (("dao_pei",), (kong.kind, str(kong.tile)))
+            payees = [kong.from_seat] if kong.kind == "dian" else record.others(seat)
+            for payee in payees:
+                if payee in ready:
+                    table.pay(seat, payee, value, "dou.reverse", "R52", *words)

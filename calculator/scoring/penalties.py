@@ -1,4 +1,4 @@
-"""罚: 包牌 for a passed-over win (R36) and 相公 for a wrong tile count (R37)."""
+"""罚: 包牌 for a passed-over win (R36) and 相公 for a wrong tile count (R37); 封顶 (R53) last."""
 from __future__ import annotations
 
 from .items import Table
@@ -23,3 +23,20 @@ def settle_xiang_gong(table: Table) -> None:
             hand = table.hands[other]
             points = hand.value if hand.ready else XIANG_GONG_POINTS
             table.pay(seat, other, points, "penalty.xiang_gong", "R37", ("xiang_gong", points))
+
+
+def settle_cap(table: Table) -> None:
+    """封顶 (R53): no seat pays another more than `cap` in a round, all items taken together;
+    the excess comes back as one item, so the settlement stays itemised and zero-sum."""
+    cap, players = table.rules.cap, table.record.players
+    if not cap:
+        return
+    owed = [[0] * players for _ in range(players)]
+    for item in table.items:
+        owed[item.payer][item.payee] += item.points
+        owed[item.payee][item.payer] -= item.points
+    for payer in range(players):
+        for payee in range(players):
+            if owed[payer][payee] > cap:
+                excess = owed[payer][payee] - cap
+                table.pay(payee, payer, excess, "cap", "R53", ("cap", cap))

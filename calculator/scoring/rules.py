@@ -26,18 +26,21 @@ PATTERNS_STANDARD = {
 
 # Options whose value is one word out of a fixed set.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "self_draw": ("plus_one", "double"),
-    "hot_shot_bonus": ("one", "kong_total", "none"),
+    "self_draw": ("plus_one", "double", "plain", "double_plus_one"),  # the last two: R45
+    "hot_shot_bonus": ("one", "kong_total", "none", "double"),  # double: R47
     "hot_shot_burn": ("kong", "all"),
-    "robbed_kong": ("pay_all", "qing_yi_se"),
+    "robbed_kong": ("pay_all", "qing_yi_se", "pay_all_plain", "four_v", "v_plus_one"),  # the last three: R46
     "robbed_kong_burn": ("none", "all"),
     "pass_dou": ("any", "men_or_zhuanwan", "off"),
     "dou_collectors": ("ready", "all"),
-    "turned_chicken": ("next", "swing", "none"),
+    "turned_chicken": ("next", "swing", "none", "self", "self_next"),  # 本鸡: R48
     "chicken_discards": ("all", "yaoji", "none"),
     "chicken_collectors": ("ready", "all", "ready_or_pay"),
     "multi_win_dealer": ("guiyang", "discarder", "after_discarder"),
     "draw_dealer": ("stay", "anshun", "xingyi"),
+    # House-rule variants (VARIANTS.md, R45 on): off in every preset.
+    "bao_ji": ("all", "shown"),  # R49
+    "chicken_flow": ("all", "to_ready"),  # R50
 }
 # Options that map fixed keys to whole points.
 POINT_MAPS: dict[str, tuple[str, ...]] = {
@@ -81,6 +84,15 @@ class RuleSet:
     declare_kill_self_draw: int = 0
     multi_win_dealer: str = "guiyang"
     draw_dealer: str = "stay"
+    # House-rule variants (R45–R56): the defaults are the presets' own rules, so presets keep their results.
+    bao_ji: str = "all"
+    chicken_flow: str = "all"
+    chong_feng_on_top: bool = False
+    dou_reverse: bool = False
+    cap: int = 0
+    ze_ren_gold: bool = True
+    chui_feng: bool = False
+    declare_kill_by_kind: bool = False
 
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""

@@ -6,9 +6,17 @@ from .record import Meld, RoundRecord
 from .rules import RuleSet
 
 
+SELF_DRAW = {"plus_one": lambda v: v + 1, "double": lambda v: 2 * v,
+             "plain": lambda v: v, "double_plus_one": lambda v: 2 * v + 1}  # the last two: R45
+
+
 def self_draw_points(rules: RuleSet, value: int) -> int:
-    """S(V), what each other seat pays for a 自摸 (R12)."""
-    return value + 1 if rules.self_draw == "plus_one" else 2 * value
+    """S(V), what each other seat pays for a 自摸 (R12, R45)."""
+    return SELF_DRAW[rules.self_draw](value)
+
+
+def self_draw_rule(rules: RuleSet) -> str:
+    return "R12" if rules.self_draw in ("plus_one", "double") else "R45"
 
 
 def hot_kong_meld(record: RoundRecord) -> Meld | None:
@@ -52,26 +60,36 @@ def _self_draw(table: Table, winner: int) -> None:
     if table.record.outcome.after_kong and rules.kong_bloom_bonus:
         points += rules.kong_bloom_bonus
         words += (("kong_bloom", rules.kong_bloom_bonus),)
-    table.each_other_pays(winner, points, "hu.self_draw", "R12", *words)
+    table.each_other_pays(winner, points, "hu.self_draw", self_draw_rule(rules), *words)
 
 
 def _robbed(table: Table, winner: int, robbed: int) -> None:
     rules, value = table.rules, table.hands[winner].value
+    others = table.record.players - 1
+    rule = "R14"
     if rules.robbed_kong == "pay_all":
-        points = (table.record.players - 1) * self_draw_points(rules, value)
-        how = ("robbed_pay_all", table.record.players - 1)
-    else:
+        points = others * self_draw_points(rules, value)
+        how = ("robbed_pay_all", others)
+    elif rules.robbed_kong == "qing_yi_se":
         points = max(value, rules.patterns["qing_yi_se"])
         how = ("robbed_qing_yi_se",)
-    table.pay(robbed, winner, points, "hu.robbed", "R14", *_describe(table, winner), how)
+    else:  # R46: the amounts other tables charge the robbed seat
+        rule = "R46"
+        points = {"pay_all_plain": others * value, "four_v": 4 * value, "v_plus_one": value + 1}[rules.robbed_kong]
+        how = (f"robbed_{rules.robbed_kong}", others) if rules.robbed_kong == "pay_all_plain" else (
+            f"robbed_{rules.robbed_kong}",)
+    table.pay(robbed, winner, points, "hu.robbed", rule, *_describe(table, winner), how)
 
 
 def _hot_shot(table: Table, winner: int, discarder: int) -> None:
     rules, record = table.rules, table.record
+    value, rule = table.hands[winner].value, "R13"
     bonus = {"one": 1, "none": 0}.get(rules.hot_shot_bonus)
-    if bonus is None:  # kong_total
+    if rules.hot_shot_bonus == "double":  # R47: the discarder pays 2V
+        bonus, rule = value, "R47"
+    elif bonus is None:  # kong_total
         bonus = kong_total(record, hot_kong_meld(record))
-    table.pay(discarder, winner, table.hands[winner].value + bonus, "hu.hot_shot", "R13",
+    table.pay(discarder, winner, value + bonus, "hu.hot_shot", rule,
               *_describe(table, winner), ("hot_shot", bonus, str(record.outcome.hot_kong)))
 
 
@@ -96,7 +114,11 @@ def settle_declarations(table: Table) -> None:
     if outcome.is_self_draw:
         winner = outcome.winners[0].seat
         for seat in record.others(winner):
-            if record.seats[seat].declared:
+            declared = record.seats[seat].declared
+            if declared and rules.declare_kill_by_kind:  # R56: each declarer pays its own bonus
+                bonus = rules.declare[declared]
+                table.pay(seat, winner, bonus, "bao.kill", "R56", ("bao_kill", bonus), ("self_draw",))
+            elif declared:
                 table.pay(seat, winner, rules.declare_kill_self_draw, "bao.kill", "R31",
                           ("bao_kill",), ("self_draw",))
         return

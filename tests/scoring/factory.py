@@ -13,6 +13,8 @@ Outcomes: `draw()`, `self_draw(seat, tile)`, `discard_win(frm, (seat, tile), ...
 """
 from __future__ import annotations
 
+import copy
+
 import re
 from typing import Any
 
@@ -72,7 +74,8 @@ def record(seats: list, outcome: dict[str, Any], *, preset: str = "guiyang", opt
         "options": options or {},
         "stake": stake,
         "dealer": dealer,
-        "seats": [seat(s) if isinstance(s, str) else s for s in seats],
+        # A copy of each seat: a test that changes its record must not change a shared fixture.
+        "seats": [seat(s) if isinstance(s, str) else copy.deepcopy(s) for s in seats],
         "turned": turned,
         "first_yaoji": (None if first_yaoji is None
                         else {"seat": first_yaoji[0], "claimed_by": first_yaoji[1]}),

@@ -23,12 +23,26 @@ OUTCOMES = ("draw", "self_draw", "discard", "multi", "hot", "robbed")
 OUTCOME_WEIGHTS = (2, 3, 4, 2, 2, 1)
 STAKES = ("1", "0.5", "2", "5", "0.25", "1.5", "3")
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
-    **CHOICES,  # every value of every word-valued option (RULES §9)
+    **CHOICES,  # every value of every word-valued option (RULES §9 and the variants, R45 on)
     "jian_dou_san": (True, False),
     "kong_bloom_bonus": (0, 1, 2),
     "chong_feng": (0, 2, 3),
+    "chong_feng_gold": (0, 3, 4),
     "ze_ren": (0, 1, 2),
     "declare_kill_self_draw": (0, 10),
+    "yaoji_concealed": (1, 2),
+    "gold": (2, 3),
+    "gold_discards": (True, False),
+    "patterns": ({"qing_long_qi_dui": 40}, {"da_dui_zi": 6, "xiao_qi_dui": 12}),
+    "dou_values": ({"zhuanwan": 1}, {"men": 3, "dian": 2}),
+    "declare": ({"hard": 10}, {"soft": 20}),
+    # House-rule variants (R45 on); test_properties checks that every RuleSet option is here.
+    "chong_feng_on_top": (True, False),
+    "dou_reverse": (True, False),
+    "cap": (0, 8, 30),
+    "ze_ren_gold": (True, False),
+    "chui_feng": (True, False),
+    "declare_kill_by_kind": (True, False),
 }
 
 
@@ -203,7 +217,7 @@ def _other_hand(rng: random.Random, wall: Wall, seat: int, players: int, *, size
 def _build(rng: random.Random) -> dict[str, Any]:
     players = rng.choice((3, 4))
     preset = rng.choice(tuple(PRESETS))
-    chosen = rng.sample(sorted(OPTION_VALUES), rng.randint(0, 3))
+    chosen = rng.sample(sorted(OPTION_VALUES), rng.randint(0, 5))
     options = {name: rng.choice(OPTION_VALUES[name]) for name in chosen}
     rules = PRESETS[preset]
     kind_of = rng.choices(OUTCOMES, OUTCOME_WEIGHTS)[0]

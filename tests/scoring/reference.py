@@ -122,11 +122,24 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
             if waits:
                 value[i], ready[i] = max(waits.values()) + bonus[i], True
     net = [0] * n
+    flows = [[0] * n for _ in range(n)]
 
     def pay(payer: int, payee: int, points: int) -> None:
         if payer != payee:
             net[payer] -= points
             net[payee] += points
+            flows[payer][payee] += points
+
+    def capped(result: tuple[list[int], int]) -> tuple[list[int], int]:
+        """R53 封顶: what one seat pays another, all told, is at most `cap`."""
+        if rules.cap:
+            for a in range(n):
+                for b in range(n):
+                    excess = flows[a][b] - flows[b][a] - rules.cap
+                    if excess > 0:
+                        net[a] += excess
+                        net[b] -= excess
+        return result
 
     def others(seat: int) -> list[int]:
         return [s for s in range(n) if s != seat]
@@ -146,12 +159,12 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
                     for r in ready_seats:
                         pay(s, r, value[r])
         xiang_gong()
-        return net, _dealer_after_draw(rules.draw_dealer, dealer, ready_seats, n)
+        return capped((net, _dealer_after_draw(rules.draw_dealer, dealer, ready_seats, n)))
     if any(w.get("passed_before") for w in out["winners"]):  # R36
         for o in others(winners[0]):
             pay(winners[0], o, value[winners[0]])
         xiang_gong()
-        return net, dealer
+        return capped((net, dealer))
 
     hot, robbed = out.get("hot_kong"), bool(out.get("robbed"))
     burned = set()
@@ -161,20 +174,20 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     def dou_value(kind: str) -> int:
         return 3 if rules.jian_dou_san else rules.dou_values[kind]
 
-    def self_draw_price(v: int) -> int:
-        return v + 1 if rules.self_draw == "plus_one" else 2 * v
+    def self_draw_price(v: int) -> int:  # R12, R45
+        return {"plus_one": v + 1, "double": 2 * v, "plain": v, "double_plus_one": 2 * v + 1}[rules.self_draw]
 
     for w in winners:  # R11–R14
         v = value[w]
         if source is None:
             for o in others(w):
                 pay(o, w, self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
-        elif robbed:
-            pay(source, w, (n - 1) * self_draw_price(v) if rules.robbed_kong == "pay_all"
-                else max(v, rules.patterns["qing_yi_se"]))
+        elif robbed:  # R14, R46
+            pay(source, w, {"pay_all": (n - 1) * self_draw_price(v), "qing_yi_se": max(v, rules.patterns["qing_yi_se"]),
+                            "pay_all_plain": (n - 1) * v, "four_v": 4 * v, "v_plus_one": v + 1}[rules.robbed_kong])
         elif hot:
             kong = next(m for m in _melds(seats[source]) if m["type"] == "kong" and m["tile"] == hot)
-            extra = {"one": 1, "none": 0}.get(rules.hot_shot_bonus)
+            extra = {"one": 1, "none": 0, "double": v}.get(rules.hot_shot_bonus)
             if extra is None:
                 extra = 0 if kong.get("late") else (
                     dou_value(kong["kind"]) * (1 if kong["kind"] == "dian" else n - 1))
@@ -183,8 +196,8 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
             pay(source, w, v)
     if source is None:  # R31
         for s in others(winners[0]):
-            if seats[s].get("declared"):
-                pay(s, winners[0], rules.declare_kill_self_draw)
+            if seats[s].get("declared"):  # R31, or R56: its own bonus
+                pay(s, winners[0], bonus[s] if rules.declare_kill_by_kind else rules.declare_kill_self_draw)
     elif seats[source].get("declared"):
         for w in winners:
             pay(source, w, bonus[source])
@@ -192,36 +205,47 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     def collects(seat: int, who: str) -> bool:
         return seat not in burned and not xg[seat] and (who == "all" or ready[seat])
 
-    for s, raw in enumerate(seats):  # R16–R18
-        if not collects(s, rules.dou_collectors):
-            continue
+    for s, raw in enumerate(seats):  # R16–R18; R52 豆 倒赔
+        owner_collects = collects(s, rules.dou_collectors)
+        pays_back = (rules.dou_reverse and rules.dou_collectors == "ready" and not ready[s] and s not in burned)
         for m in _melds(raw):
             if m["type"] != "kong" or m.get("late"):
                 continue
             if hot and rules.hot_shot_burn == "kong" and s == source and m["tile"] == hot:
                 continue
-            if m["kind"] == "dian":
-                pay(m["from"], s, dou_value("dian"))
-            else:
-                for o in others(s):
+            counterparts = [m["from"]] if m["kind"] == "dian" else others(s)
+            for o in counterparts:
+                if owner_collects:
                     pay(o, s, dou_value(m["kind"]))
+                elif pays_back and ready[o] and o not in burned:
+                    pay(s, o, dou_value(m["kind"]))
 
-    worth = [_chicken_worth(data, rules, s) for s in range(n)]  # R19–R25
+    if rules.chui_feng and data.get("turned") == "5p":  # R55 吹风鸡: no chickens at all
+        xiang_gong()
+        return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
+    counted = [_chicken_worth(data, rules, s) for s in range(n)]  # R19–R25, R48–R51
+    worth = [c[0] for c in counted]
     gold = "1s" in _turned_chickens(data, rules)
-    collectors = [s for s in range(n) if collects(s, rules.chicken_collectors)]
+    to_ready = rules.chicken_flow == "to_ready"  # R50
+    collectors = [s for s in range(n) if collects(s, "ready" if to_ready else rules.chicken_collectors)]
     for c in collectors:
         for o in others(c):
-            pay(o, c, worth[c])
-    if rules.chicken_collectors == "ready_or_pay":
-        for s in range(n):
-            if s not in collectors and s not in burned:
-                for c in collectors:
-                    pay(s, c, worth[s])
+            if not (to_ready and ready[o]):
+                pay(o, c, worth[c])
+    for s in range(n):
+        if s in collectors or s in burned or (to_ready and ready[s]):
+            continue
+        for c in collectors:
+            if rules.chicken_collectors == "ready_or_pay":  # R24 包鸡, or R49 only what it showed
+                pay(s, c, counted[s][1] if rules.bao_ji == "shown" else worth[s])
+            elif to_ready:  # R50: its discarded 幺鸡 count for every ready seat
+                pay(s, c, counted[s][2])
     first = data.get("first_yaoji")
-    if first and first.get("claimed_by") is not None and first["claimed_by"] in collectors:
-        pay(first["seat"], first["claimed_by"], rules.ze_ren * (rules.gold if gold else 1))
+    if (first and first.get("claimed_by") is not None and first["claimed_by"] in collectors
+            and not (to_ready and ready[first["seat"]])):
+        pay(first["seat"], first["claimed_by"], rules.ze_ren * (rules.gold if gold and rules.ze_ren_gold else 1))
     xiang_gong()
-    return net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)
+    return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
 
 
 def reference_needs_pass(data: dict[str, Any], rules) -> list[int]:
@@ -255,30 +279,40 @@ def _turned_chickens(data: dict, rules) -> set[str]:
     if not turned:
         return set()
     rank, suit = int(turned[0]), turned[1]
-    steps = {"next": (1,), "swing": (-1, 1), "none": ()}[rules.turned_chicken]
+    steps = {"next": (1,), "swing": (-1, 1), "none": (), "self": (0,), "self_next": (0, 1)}[rules.turned_chicken]
     return {f"{(rank - 1 + step) % 9 + 1}{suit}" for step in steps}
 
 
-def _chicken_worth(data: dict, rules, seat: int) -> int:
+def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
+    """(all its chickens, those it showed: melded and discarded 幺鸡 and its 冲锋鸡 (R49), its
+    discarded 幺鸡 alone (R50))."""
     raw = data["seats"][seat]
     kinds = _turned_chickens(data, rules)
     g = rules.gold if "1s" in kinds else 1
-    worth = 0
+    worth = shown = discarded = 0
     for tile in tiles_of(raw.get("concealed", "")):
         worth += rules.yaoji_concealed * g if tile == "1s" else tile in kinds
     for m in _melds(raw):
         size = 4 if m["type"] == "kong" else 3
         worth += size * g if m["tile"] == "1s" else size * (m["tile"] in kinds)
+        shown += size * g if m["tile"] == "1s" else 0
     discards = tiles_of(raw.get("discards") or "")
     first = data.get("first_yaoji")
-    if first and first["seat"] == seat and first.get("claimed_by") is None and rules.chong_feng > 0:
-        discards.remove("1s")
-        worth += rules.chong_feng_gold if g > 1 else rules.chong_feng
+    cf = rules.chong_feng_gold if g > 1 else rules.chong_feng  # the worth that applies (RULE-DECISIONS #3)
+    if first and first["seat"] == seat and first.get("claimed_by") is None and cf > 0:
+        if not rules.chong_feng_on_top:  # R51: on top of the tile's own worth
+            discards.remove("1s")
+        worth += cf
+        shown += cf
     counted = {"all": kinds | {"1s"}, "yaoji": {"1s"}, "none": set()}[rules.chicken_discards]
     for tile in discards:
         if tile in counted:
-            worth += (g if rules.gold_discards else 1) if tile == "1s" else 1
-    return worth
+            one = (g if rules.gold_discards else 1) if tile == "1s" else 1
+            worth += one
+            if tile == "1s":
+                shown += one
+                discarded += one
+    return worth, shown, discarded
 
 
 def _dealer_after_draw(rule: str, dealer: int, ready: list[int], n: int) -> int:

@@ -7,6 +7,7 @@ settles every random round a second way, straight from RULES §4.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import random
@@ -29,11 +30,26 @@ from .reference import counts_of, kind_index, naive_patterns, naive_waits, refer
 SETTINGS = settings(max_examples=int(os.environ.get("ZHUOJI_EXAMPLES", "200")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
-RULE_OF = {
-    "hu.discard": "R11", "hu.self_draw": "R12", "hu.hot_shot": "R13", "hu.robbed": "R14", "bao.kill": "R31",
-    "dou.men": "R16", "dou.zhuanwan": "R16", "dou.dian": "R16", "ji.turned": "R19", "ji.yaoji": "R21",
-    "ji.chong_feng": "R22", "ji.ze_ren": "R23", "ji.bao": "R24", "cha_jiao": "R33", "penalty.pass": "R36",
-    "penalty.xiang_gong": "R37",
+RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-rule variant's (R45 on)
+    "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45"}, "hu.hot_shot": {"R13", "R47"},
+    "hu.robbed": {"R14", "R46"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"}, "dou.zhuanwan": {"R16"},
+    "dou.dian": {"R16"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
+    "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
+    "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "cap": {"R53"},
+}
+# A variant's rule is cited only when the round's rules play that variant.
+VARIANT_ON = {
+    "R45": lambda r: r.self_draw in ("plain", "double_plus_one"),
+    "R46": lambda r: r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one"),
+    "R47": lambda r: r.hot_shot_bonus == "double",
+    "R48": lambda r: r.turned_chicken in ("self", "self_next"),
+    "R49": lambda r: r.bao_ji == "shown",
+    "R50": lambda r: r.chicken_flow == "to_ready",
+    "R51": lambda r: r.chong_feng_on_top,
+    "R52": lambda r: r.dou_reverse,
+    "R53": lambda r: r.cap > 0,
+    "R54": lambda r: not r.ze_ren_gold,
+    "R56": lambda r: r.declare_kill_by_kind,
 }
 
 # ---------------------------------------------------------------------------------- the naive checker
@@ -145,7 +161,8 @@ def test_items_are_positive_transfers_between_seats_citing_their_rule(data):
         assert isinstance(item.points, int) and item.points > 0
         assert item.payer != item.payee
         assert 0 <= item.payer < n and 0 <= item.payee < n
-        assert RULE_OF[item.reason] == item.rule
+        assert item.rule in RULE_OF[item.reason]
+        assert VARIANT_ON.get(item.rule, lambda r: True)(s.record.rules), item
 
 
 @SETTINGS
@@ -211,11 +228,11 @@ def test_who_may_collect_what(data):
     reasons = {i.reason for i in s.items}
     xiang_gong = {i for i, raw in enumerate(data["seats"]) if raw.get("xiang_gong")}
     if outcome["type"] == "draw":
-        assert reasons <= {"cha_jiao", "penalty.xiang_gong"}
+        assert reasons <= {"cha_jiao", "penalty.xiang_gong", "cap"}
         return
     winners = [w["seat"] for w in outcome["winners"]]
     if any(w.get("passed_before") for w in outcome["winners"]):
-        assert reasons <= {"penalty.pass", "penalty.xiang_gong"}
+        assert reasons <= {"penalty.pass", "penalty.xiang_gong", "cap"}
         assert s.next_dealer == data["dealer"]
         return
     for item in s.items:
@@ -257,3 +274,22 @@ def test_mei_jiao_never_changes_a_settlement(data, rng):
     assert shown.items == full.items
     assert shown.next_dealer == full.next_dealer
     assert [h.status for h in shown.hands] == [h.status for h in full.hands]
+
+
+# ---------------------------------------------------------------------------------- every option drawn
+
+def test_the_random_rounds_draw_every_option_of_the_rule_set():
+    """A new option the generator never draws would go untested by every invariant above."""
+    from calculator.scoring import RuleSet
+
+    from .random_rounds import OPTION_VALUES, random_record
+
+    options = {f.name for f in dataclasses.fields(RuleSet)} - {"preset"}
+    assert options - set(OPTION_VALUES) == set(), "add the new option to random_rounds.OPTION_VALUES"
+    rng = random.Random(2026)
+    drawn: dict[str, set[str]] = {name: set() for name in OPTION_VALUES}
+    for _ in range(1500):
+        for name, value in random_record(rng)["options"].items():
+            drawn[name].add(json.dumps(value, sort_keys=True))
+    for name, values in OPTION_VALUES.items():
+        assert drawn[name] == {json.dumps(v, sort_keys=True) for v in values}, name

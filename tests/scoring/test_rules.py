@@ -1,4 +1,4 @@
-"""RULES §9: the three presets, option by option, and how options are laid over a preset."""
+"""RULES §9 and §10: the three presets, option by option, and how options are laid over a preset."""
 from __future__ import annotations
 
 import pytest
@@ -35,6 +35,15 @@ TABLE = {
     "declare_kill_self_draw": (0, 10, 10),
     "multi_win_dealer": ("guiyang", "discarder", "after_discarder"),
     "draw_dealer": ("stay", "anshun", "xingyi"),
+    # §10, the house-rule variants (R45–R56): no preset plays one.
+    "bao_ji": ("all", "all", "all"),
+    "chicken_flow": ("all", "all", "all"),
+    "chong_feng_on_top": (False, False, False),
+    "dou_reverse": (False, False, False),
+    "cap": (0, 0, 0),
+    "ze_ren_gold": (True, True, True),
+    "chui_feng": (False, False, False),
+    "declare_kill_by_kind": (False, False, False),
 }
 
 

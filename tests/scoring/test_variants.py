@@ -1,0 +1,253 @@
+"""R45–R56: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+
+Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
+fixtures are those of test_win and test_chickens, whose default settlements are tested there.
+"""
+from __future__ import annotations
+
+import pytest
+
+from calculator.scoring import PRESETS, settle_record
+
+from .factory import discard_win, item_set, record, seat, self_draw, settle
+from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED
+from .test_win import DA_DUI, FILL_A, FILL_B, PING_BARE, READY_1, ROBBED
+
+VARIANT_OPTIONS = {
+    "self_draw": ("plain", "double_plus_one"), "robbed_kong": ("pay_all_plain", "four_v", "v_plus_one"),
+    "hot_shot_bonus": ("double",), "turned_chicken": ("self", "self_next"), "bao_ji": ("shown",),
+    "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
+    "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("option", sorted(VARIANT_OPTIONS))
+def test_no_preset_plays_a_variant(preset, option):
+    assert getattr(PRESETS[preset], option) not in VARIANT_OPTIONS[option]
+
+
+# ---------------------------------------------------------------------------------- R45 自摸 without a bonus
+
+@pytest.mark.parametrize("self_draw_rule, players, net", [
+    # "each other seat pays V (no +1)": 平胡 V = 1 self-drawn, 1 from each.
+    ("plain", 4, [3, -1, -1, -1]),
+    ("plain", 3, [2, -1, -1]),
+    # "seen also: 2V+1": 2 × 1 + 1 = 3 from each.
+    ("double_plus_one", 4, [9, -3, -3, -3]),
+    ("double_plus_one", 3, [6, -3, -3]),
+])
+def test_r45_self_draw_without_a_bonus(self_draw_rule, players, net):
+    seats = [PING_BARE, READY_1, FILL_A, FILL_B][:players]
+    s = settle(seats, self_draw(0, "8m"), options={"self_draw": self_draw_rule})
+    assert s.net == net
+    assert {i.rule for i in s.items} == {"R45"}
+
+
+# ---------------------------------------------------------------------------------- R46 抢杠 amounts
+
+@pytest.mark.parametrize("robbed_kong, points", [
+    ("pay_all", 3 * 2),        # R14 as 贵阳 plays it: (N−1) × (V+1) = 3 × 2
+    ("pay_all_plain", 3 * 1),  # "the robbed seat pays (N−1)·V (no self-draw bonus)"
+    ("four_v", 4 * 1),         # "or 4V"
+    ("v_plus_one", 1 + 1),     # "or V+1"
+])
+def test_r46_robbed_kong_amounts(robbed_kong, points):
+    # Seat 0 wins 平胡 (V = 1) on the 5条 seat 2 adds to its pong.
+    s = settle(ROBBED, discard_win(2, (0, "5s"), robbed=True), options={"robbed_kong": robbed_kong})
+    rule = "R14" if robbed_kong == "pay_all" else "R46"
+    assert item_set(s, "hu.robbed") == [(2, 0, points, "hu.robbed", rule)]
+
+
+# ---------------------------------------------------------------------------------- R47 热炮 doubled
+
+# Seat 0's 大对子 (V = 5) on seat 3's 7条, discarded right after its 闷豆 of 4条.
+HOT = [DA_DUI, FILL_A, FILL_B, "11s678m123p56s M4s"]
+
+
+@pytest.mark.parametrize("bonus, points, rule", [
+    ("one", 5 + 1, "R13"),     # 贵阳: V + 1
+    ("double", 2 * 5, "R47"),  # "the discarder pays 2V"
+])
+def test_r47_hot_shot_doubled(bonus, points, rule):
+    s = settle(HOT, discard_win(3, (0, "7s"), hot_kong="4s"), options={"hot_shot_bonus": bonus})
+    assert item_set(s, "hu.hot_shot") == [(3, 0, points, "hu.hot_shot", rule)]
+    assert not item_set(s, "dou.men")  # 贵阳 keeps the hot kong void (`hot_shot_burn: kong`)
+
+
+# ---------------------------------------------------------------------------------- R48 本鸡
+
+@pytest.mark.parametrize("turned_chicken, turned, net", [
+    # "the turned tile itself is a chicken": turned 8筒 → 8筒; seat 0 holds three: worth 3.
+    # seat 0: 5 + 3×3 = 14; seats 1, 3: −3; seat 2: −5 − 3
+    ("self", "8p", [14, -3, -8, -3]),
+    # "besides 下一张": 8筒 and 9筒; seat 0 worth 3, seat 1 (ready) worth 2.
+    # seat 0: 5 + 9 − 2 = 12; seat 1: 6 − 3 = 3; seat 2: −5 − 3 − 2 = −10; seat 3: −3 − 2 = −5
+    ("self_next", "8p", [12, 3, -10, -5]),
+    # 本鸡 of 9筒 alone: seat 1 worth 2. seat 0: 5 − 2; seat 1: 6; seat 2: −5 − 2; seat 3: −2
+    ("self", "9p", [3, 6, -7, -2]),
+])
+def test_r48_ben_ji(turned_chicken, turned, net):
+    s = settle(TURNED, discard_win(2, (0, "7s")), options={"turned_chicken": turned_chicken}, turned=turned)
+    assert s.net == net
+    cited = {(i.words[0][1], i.rule) for i in s.items if i.reason == "ji.turned"}
+    assert cited <= {(turned, "R48"), ("9p", "R19")}
+    assert (turned, "R48") in cited
+
+
+def test_r48_ben_ji_of_a_turned_yaoji_is_gold():
+    # "金鸡 if it is 1条": turned 1条 itself makes 幺鸡 gold, so seat 3's unclaimed first 幺鸡 is a
+    # 冲锋金鸡 worth 4 (R22). seat 0: 5 − 4; seat 1: −4; seat 2: −5 − 4; seat 3: 3 × 4
+    s = settle(CHONG_FENG, discard_win(2, (0, "7s")), options={"turned_chicken": "self"}, turned="1s",
+               first_yaoji=(3, None))
+    assert s.net == [1, -4, -9, 12]
+    assert item_set(s, "ji.chong_feng")[0][2:] == (4, "ji.chong_feng", "R22")
+
+
+# ---------------------------------------------------------------------------------- R49 包鸡 on shown chickens
+
+# COLLECTORS with seat 2's 幺鸡 discarded instead of held (seat 2 still not ready).
+SHOWN = [*COLLECTORS[:2], seat("12468m3579p2579s", discards="1s"), COLLECTORS[3]]
+
+
+@pytest.mark.parametrize("preset, seats, bao_ji, net, billed", [
+    # 兴义, seat 2 holds its 幺鸡 (concealed: 2). 包鸡 of its whole worth: it pays 2 to seats 0 and 1.
+    ("xingyi", COLLECTORS, "all", [17, 4, -10, -11], 2),
+    # "never for concealed ones": on shown chickens only it pays nothing. seat 0: 17 − 2; seat 1: 4 − 2;
+    # seat 2: −10 + 4
+    ("xingyi", COLLECTORS, "shown", [15, 2, -6, -11], 0),
+    # 贵阳, seat 2 discarded its 幺鸡 (满堂鸡: 1): "discarded 幺鸡" are billed either way.
+    # seat 0: 5 + 2×3 − 1 + 1 = 11; seat 1: 3 − 2 + 1 = 2; seat 2: −2 − 1 − 2 = −5; seat 3: −5 − 2 − 1 = −8
+    ("guiyang", SHOWN, "all", [11, 2, -5, -8], 1),
+    ("guiyang", SHOWN, "shown", [11, 2, -5, -8], 1),
+])
+def test_r49_bao_ji_on_shown_chickens_only(preset, seats, bao_ji, net, billed):
+    s = settle(seats, discard_win(3, (0, "5m")), preset=preset,
+               options={"chicken_collectors": "ready_or_pay", "bao_ji": bao_ji})
+    assert s.hands[2].status == "not_ready"
+    assert s.net == net
+    rule = "R49" if bao_ji == "shown" else "R24"
+    assert item_set(s, "ji.bao") == ([(2, 0, billed, "ji.bao", rule), (2, 1, billed, "ji.bao", rule)]
+                                     if billed else [])
+
+
+# ---------------------------------------------------------------------------------- R50 chickens flow to ready seats
+
+@pytest.mark.parametrize("seats, net", [
+    # Ready: seat 0 (worth 2), seat 1 (worth 1). "ready seats do not pay each other's chickens;
+    # each ready seat collects its worth from each not-ready seat":
+    # seat 0: 5 + 2×2 = 9; seat 1: 1×2 = 2; seat 2: −2 − 1 = −3; seat 3: −5 − 2 − 1 = −8
+    (COLLECTORS, [9, 2, -3, -8]),
+    # "a not-ready seat's discarded 幺鸡 count for every ready seat": seat 2 discarded one, it pays
+    # 1 more to seat 0 and to seat 1. seat 0: 10; seat 1: 3; seat 2: −3 − 2 = −5; seat 3: −8
+    (SHOWN, [10, 3, -5, -8]),
+    # Three players: seat 2 alone is not ready. seat 0: 5 + 2; seat 1: 1; seat 2: −5 − 2 − 1
+    (COLLECTORS[:3], [7, 1, -8]),
+])
+def test_r50_chickens_flow_only_from_not_ready_to_ready(seats, net):
+    outcome = discard_win(3 if len(seats) == 4 else 2, (0, "5m"))
+    s = settle(seats, outcome, options={"chicken_flow": "to_ready"})
+    assert s.net == net
+    ready = {h.seat for h in s.hands if h.ready}
+    assert all(i.payer not in ready for i in s.items if i.reason.startswith("ji."))
+
+
+def test_r50_when_every_seat_is_ready_no_chicken_moves():
+    # Three players, all ready: seat 0 wins, seat 1 waits, and seat 2 (READY_1) waits too.
+    seats = COLLECTORS[:2] + ["234s456s99s345p67m"]
+    s = settle(seats, discard_win(2, (0, "5m")), options={"chicken_flow": "to_ready"})
+    assert all(h.ready for h in s.hands)
+    assert s.net == [5, 0, -5]  # the 大对子 alone
+
+
+# ---------------------------------------------------------------------------------- R51 冲锋鸡 on top
+
+@pytest.mark.parametrize("turned, worth", [
+    # "adds 2 (金 4) on top of the tile's own worth": the discarded 幺鸡 1 + 冲锋鸡 2 = 3
+    (None, 1 + 2),
+    # 金鸡 (turned 9条): the discarded 幺鸡 doubled, 2, + 冲锋金鸡 4 = 6
+    ("9s", 2 + 4),
+])
+def test_r51_chong_feng_on_top(turned, worth):
+    s = settle(CHONG_FENG, discard_win(2, (0, "7s")), turned=turned, first_yaoji=(3, None),
+               options={"chong_feng_on_top": True})
+    # seat 3 collects its worth from each: seat 0: 5 − w; seat 1: −w; seat 2: −5 − w; seat 3: 3w
+    assert s.net == [5 - worth, -worth, -5 - worth, 3 * worth]
+    assert {i.rule for i in s.items if i.reason == "ji.chong_feng"} == {"R51"}
+
+
+# ---------------------------------------------------------------------------------- R52 豆 倒赔
+
+@pytest.mark.parametrize("kong, net", [
+    # Seat 3 (not ready) has a 闷豆: "it pays each ready seat the 豆 value": 2 to seats 0 and 1.
+    # Otherwise COLLECTORS' [10, 1, −3, −8]: seat 0: 10 + 2; seat 1: 1 + 2; seat 3: −8 − 4
+    ("M8s", [12, 3, -3, -12]),
+    # "a 点豆: to its feeder, if ready": fed by seat 1 (ready), 1 to seat 1 only.
+    ("D8s<1", [10, 2, -3, -9]),
+    # fed by seat 2, which is not ready: nothing.
+    ("D8s<2", [10, 1, -3, -8]),
+])
+def test_r52_dou_paid_back(kong, net):
+    seats = [*COLLECTORS[:3], f"13479m125p24s {kong}"]
+    s = settle(seats, discard_win(3, (0, "5m")), options={"dou_reverse": True})
+    assert s.hands[3].status == "not_ready"
+    assert s.net == net
+    assert {i.rule for i in s.items if i.reason == "dou.reverse"} <= {"R52"}
+
+
+def test_r52_needs_the_kong_to_count():
+    # Under `dou_collectors: all` a not-ready seat collects its own 豆, so nothing is paid back.
+    seats = [*COLLECTORS[:3], "13479m125p24s M8s"]
+    s = settle(seats, discard_win(3, (0, "5m")), options={"dou_reverse": True, "dou_collectors": "all"})
+    assert not item_set(s, "dou.reverse")
+    assert len(item_set(s, "dou.men")) == 3
+
+
+# ---------------------------------------------------------------------------------- R53 封顶
+
+def test_r53_cap():
+    # YAOJI_MELDED under 贵阳 with 金鸡: seat 2 pays seat 0 its 大对子 5 + chickens 6 = 11; seat 3
+    # pays 6 + 责任金鸡 2 = 8; seat 1 pays 6 and collects 2 (net 4). Capped at 8, seat 0 gives seat 2
+    # back 11 − 8 = 3: seat 0: 23 − 3 = 20; seat 2: −13 + 3 = −10.
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned="9s", first_yaoji=(3, 0), options={"cap": 8})
+    assert s.net == [20, 0, -10, -10]
+    assert item_set(s, "cap") == [(0, 2, 3, "cap", "R53")]
+    # "e.g. 30": nothing here reaches it.
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned="9s", first_yaoji=(3, 0), options={"cap": 30})
+    assert s.net == [23, 0, -13, -10] and not item_set(s, "cap")
+
+
+# ---------------------------------------------------------------------------------- R54 责任鸡 not doubled
+
+def test_r54_ze_ren_not_doubled_on_gold():
+    # "no peer doubles 责任鸡 on 金鸡": 1 instead of R23's 1 × 2. seat 0: 23 − 1; seat 3: −10 + 1
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned="9s", first_yaoji=(3, 0),
+               options={"ze_ren_gold": False})
+    assert s.net == [22, 0, -13, -9]
+    assert item_set(s, "ji.ze_ren") == [(3, 0, 1, "ji.ze_ren", "R54")]
+
+
+# ---------------------------------------------------------------------------------- R55 吹风鸡
+
+def test_r55_a_turned_5_dots_blows_every_chicken_away():
+    # COLLECTORS' 幺鸡 and YAOJI_MELDED's 责任鸡 all count for nothing: the 大对子 5 alone.
+    s = settle(COLLECTORS, discard_win(3, (0, "5m")), turned="5p", options={"chui_feng": True})
+    assert s.net == [5, 0, 0, -5]
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned="5p", first_yaoji=(3, 0),
+               options={"chui_feng": True})
+    assert s.net == [5, 0, -5, 0]
+    # Another turned tile: chickens as usual.
+    assert settle(COLLECTORS, discard_win(3, (0, "5m")), turned="5s", options={"chui_feng": True}).net != [5, 0, 0, -5]
+
+
+# ---------------------------------------------------------------------------------- R56 杀报 by kind
+
+@pytest.mark.parametrize("declared, bonus", [("hard", 20), ("soft", 10)])  # "20 硬报 / 10 软报"
+def test_r56_each_declarer_pays_its_own_bonus_on_a_self_draw(declared, bonus):
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"),
+                  options={"declare_kill_by_kind": True})
+    data["seats"][1]["declared"] = declared
+    s = settle_record(data)
+    # 平胡 V = 1 self-drawn: 2 from each; seat 1 pays its own bonus on top (贵阳's fixed number is 0).
+    assert s.net == [6 + bonus, -2 - bonus, -2, -2]
+    assert item_set(s, "bao.kill") == [(1, 0, bonus, "bao.kill", "R56")]

@@ -1,0 +1,68 @@
+"""家规 (R45–R56): an evening opened with house-rule variants scores by them, its rules page says
+so, and 换个规矩看看 can flip them. Posted as a browser without JavaScript posts."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from calculator import services
+from calculator.models import Evening
+from tests.factories import example_record
+
+pytestmark = pytest.mark.django_db
+
+
+def evening_post(**changes) -> dict:
+    data = {"player_0": "老王", "player_1": "小李", "player_2": "阿珍", "player_3": "张哥",
+            "stake": "1", "preset": "guiyang", "first_dealer": "0", "title": ""}
+    data.update(changes)
+    return data
+
+
+def test_the_evening_form_offers_every_house_rule(client):
+    page = html.unescape(client.get(reverse("calculator:evening_new")).content.decode())
+    assert "家规：各地桌上的变体" in page
+    for name in ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow", "chong_feng_on_top", "dou_reverse",
+                 "ze_ren_gold_off", "chui_feng", "declare_kill_by_kind", "cap"):
+        assert f'name="{name}"' in page, name
+    assert re.search(r'<option value="plain">每家付 牌型，不加 1</option>', page)  # R45 in the 自摸 menu
+
+
+def test_an_evening_with_house_rules_scores_by_them(client):
+    response = client.post(reverse("calculator:evening_new"), evening_post(
+        self_draw="plain", bao_ji="shown", chicken_collectors="ready_or_pay", dou_reverse="on",
+        ze_ren_gold_off="on", cap="30"))
+    assert response.status_code == 302
+    evening = Evening.objects.get()
+    assert {k: evening.rules[k] for k in ("self_draw", "bao_ji", "dou_reverse", "ze_ren_gold", "cap")} == {
+        "self_draw": "plain", "bao_ji": "shown", "dou_reverse": True, "ze_ren_gold": False, "cap": 30}
+    # E2: 南 self-draws a 清大对 (15): under R45 `plain` each pays 15 instead of 16.
+    round_ = services.round_record(evening=evening, record=example_record("E2"))
+    assert {(i["payer"], i["points"], i["rule"]) for i in round_.settlement["items"]
+            if i["reason"] == "hu.self_draw"} == {(0, 15, "R45"), (2, 15, "R45"), (3, 15, "R45")}
+
+    rules = html.unescape(client.get(reverse("calculator:evening_rules", args=[evening.token])).content.decode())
+    r49 = re.search(r'id="R49">.*?<p>(.*?)</p>', rules, re.DOTALL)[1]
+    assert "（本规则用这一条。）" in r49
+    r55 = re.search(r'id="R55">.*?<p>(.*?)</p>', rules, re.DOTALL)[1]
+    assert "（本规则不用这一条。）" in r55
+    board = html.unescape(client.get(reverse("calculator:evening_detail", args=[evening.token])).content.decode())
+    assert "包鸡只包亮出来的鸡、豆倒赔、责任鸡金鸡不翻倍、封顶 30 番" in board  # the evening's 家规 line
+
+
+def test_a_bad_cap_is_refused_on_its_field(client):
+    response = client.post(reverse("calculator:evening_new"), evening_post(cap="-1"))
+    assert response.status_code == 400
+    assert not Evening.objects.exists()
+
+
+def test_what_if_can_flip_a_house_rule(client):
+    evening = services.evening_create(names=["老王", "小李", "阿珍", "张哥"], stake=1, preset="guiyang")
+    services.round_record(evening=evening, record=example_record("E2"))
+    page = html.unescape(client.get(reverse("calculator:evening_what_if", args=[evening.token]),
+                                    {"what_if-preset": "guiyang", "what_if-self_draw": "plain"}).content.decode())
+    # E2 under 贵阳: [−29, 59, −1, −29]; each payer pays 1 less for the self-draw under R45.
+    assert "今晚按贵阳 · 自定 1 项算：老王 −28 而不是 −29、小李 +56 而不是 +59、阿珍 0 而不是 −1、张哥 −28 而不是 −29" in page

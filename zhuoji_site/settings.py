@@ -106,7 +106,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones write to one evening at once; wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})
-    DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # WAL lets the pages read while a round is written; IMMEDIATE takes the write lock at BEGIN, so
+    # two writers queue instead of one failing at its first write (`bin/run --table` runs several
+    # gunicorn workers on it). Writes are short (an import checks everything before it writes),
+    # so the wait is well under the timeout, which stays below gunicorn's (zhuoji_site/table.py).
+    DATABASES["default"]["OPTIONS"].update({
+        "timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL",
+    })
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -170,6 +176,7 @@ CACHES = {
 
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+LANGUAGE_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
@@ -183,6 +190,8 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # An evening's address is its permission: none is written to a log (zhuoji_site/logs.py).
+    "filters": {"mask_tokens": {"()": "zhuoji_site.logs.MaskTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -79,6 +79,13 @@ def test_a_secret_key_from_the_environment_means_production_with_debug_off():
     assert "whitenoise" in found["STORAGES"]["staticfiles"]["BACKEND"]
 
 
+def test_in_production_the_language_cookie_is_secure_only_too():
+    """Like the session and CSRF cookies; the table server (plain HTTP on a LAN) turns all three off."""
+    assert settings_in(production(), "LANGUAGE_COOKIE_SECURE") == {"LANGUAGE_COOKIE_SECURE": True}
+    env = production(DJANGO_SECURE_COOKIES="0")
+    assert settings_in(env, "LANGUAGE_COOKIE_SECURE") == {"LANGUAGE_COOKIE_SECURE": False}
+
+
 def test_a_fresh_checkout_runs_in_development_with_no_environment():
     found = settings_in(clean_env(), "DEBUG", "DATABASES", "SECURE_SSL_REDIRECT")
     assert found["DEBUG"] is True and found["SECURE_SSL_REDIRECT"] is False

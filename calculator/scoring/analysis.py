@@ -63,3 +63,28 @@ def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
 
 def analyse(record: RoundRecord) -> tuple[SeatAnalysis, ...]:
     return tuple(analyse_seat(record, seat) for seat in range(record.players))
+
+
+def expected_tiles(record: RoundRecord, seat: int) -> int | None:
+    """How many tiles the seat must hold, a kong counted as three (R5): 14 for a winner, else
+    13; None where its count is not checked (R37: a 相公; a 没叫 seat showed no concealed tiles)."""
+    data = record.seats[seat]
+    if data.xiang_gong or data.mei_jiao:
+        return None
+    return 14 if seat in record.outcome.winner_seats else 13
+
+
+def can_hold(record: RoundRecord, seat: int) -> bool:
+    """Whether the seat's own tiles could be in a hand: the right number, none more than four
+    times. Only such hands are analysed: thirteen of one tile would cost seconds and a cache of
+    hundreds of megabytes, for a record that is refused anyway."""
+    hand = record.seats[seat].hand()
+    expected = expected_tiles(record, seat)
+    held = max((hand.held(kind) for kind in range(len(hand.concealed))), default=0)
+    return (expected is None or hand.size == expected) and held <= 4
+
+
+def analyse_possible(record: RoundRecord) -> tuple[SeatAnalysis | None, ...]:
+    """`analyse`, but None for a seat whose tiles no hand could hold (`can_hold`): validation
+    reports those from the record alone."""
+    return tuple(analyse_seat(record, seat) if can_hold(record, seat) else None for seat in range(record.players))

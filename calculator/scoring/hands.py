@@ -14,6 +14,10 @@ from functools import lru_cache
 
 from .tiles import ALL_KINDS, KINDS, Tile
 
+# Each cache holds at most this many suit shapes (a few MB): a suit holds at most 4 of a rank in
+# a record that validation lets through, and the shapes met at real tables are far fewer.
+CACHE_SIZE = 1 << 16
+
 # R7's order, lowest first: breaks ties when house points make two readings equal, so that a hand
 # that is also a 大对子 is never scored as a 平胡 (which would need a pass, R15).
 PATTERN_RANK = {key: rank for rank, key in enumerate((
@@ -32,7 +36,7 @@ PATTERN_HANZI = {
 }
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _suit_readings(counts: tuple[int, ...]) -> frozenset[tuple[int, bool]]:
     """Every way one suit splits into sets and at most one pair, as (pairs, has_sequence)."""
     first = next((i for i, c in enumerate(counts) if c), None)
@@ -79,13 +83,13 @@ _JOIN = tuple(
 )
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _block(block: bytes | tuple[int, ...]) -> tuple[int, int]:
     """(readings mask, kinds held an odd number of times) of a run of ranks with no gap."""
     return _mask(_suit_readings(tuple(block))), sum(c % 2 for c in block)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _suit_shape(counts: tuple[int, ...]) -> tuple[int, int]:
     """(readings mask, odd kinds) of one suit. Whole-hand questions need only three of these
     cached look-ups and two table look-ups, which is what makes them fast (bench/hands.py).
@@ -105,7 +109,7 @@ def _suit_shape(counts: tuple[int, ...]) -> tuple[int, int]:
     return mask, odd
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _suit_waits(counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """The ranks (0–8) whose tile would leave this suit readable, each with the readings mask."""
     out = []

@@ -6,7 +6,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from .analysis import SeatAnalysis, analyse
+from .analysis import SeatAnalysis, analyse, analyse_possible
 from .chickens import settle_chickens
 from .dealer import next_dealer
 from .dou import settle_dou
@@ -103,13 +103,14 @@ def settle(record: RoundRecord, hands: tuple[SeatAnalysis, ...] | None = None) -
 
 
 def check(data: Any) -> tuple[RoundRecord, tuple[SeatAnalysis, ...]]:
-    """Parse and validate a record; raises `RecordInvalid` with every problem found."""
+    """Parse and validate a record; raises `RecordInvalid` with every problem found. Tiles are
+    counted before any hand is analysed, and a hand no table could deal is not."""
     record = parse_record(data)
-    hands = analyse(record)
+    hands = analyse_possible(record)
     problems = validate(record, hands)
     if problems:
         raise RecordInvalid(problems)
-    return record, hands
+    return record, hands  # every seat was analysed: an unanalysed one is a problem above
 
 
 def settle_record(data: Any) -> Settlement:

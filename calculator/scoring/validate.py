@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .analysis import SeatAnalysis
+from .analysis import SeatAnalysis, expected_tiles
 from .problems import Problem, problem
 from .problems import gettext_noop as _
 from .record import RoundRecord
@@ -32,17 +32,15 @@ def _tile_overflow(record: RoundRecord) -> list[Problem]:
     ]
 
 
-def _tile_counts(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Problem]:
+def _tile_counts(record: RoundRecord) -> list[Problem]:
     problems = []
-    winners = record.outcome.winner_seats
     for seat, data in enumerate(record.seats):
-        if data.xiang_gong or data.mei_jiao:
-            continue  # R37: a 相公's own count is not checked; a 没叫 seat showed no concealed tiles
-        expected = 14 if seat in winners else 13
-        if analysis[seat].tiles != expected:
+        expected = expected_tiles(record, seat)
+        count = data.hand().size
+        if expected is not None and count != expected:
             problems.append(problem(
                 "tile_count", _("{name} 有 {count} 张牌，应该是 {expected} 张（杠按三张算）。"),
-                seat=seat, field="concealed", name=data.name, count=analysis[seat].tiles, expected=expected,
+                seat=seat, field="concealed", name=data.name, count=count, expected=expected,
             ))
     return problems
 
@@ -104,8 +102,8 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
     outcome = record.outcome
     rules = record.rules
     for seat in outcome.winner_seats:
-        if analysis[seat].tiles != 14:
-            continue  # already a tile_count problem
+        if analysis[seat] is None or analysis[seat].tiles != 14:
+            continue  # already a tile_count or tile_overflow problem
         reading = analysis[seat].reading
         if reading is None:
             found.append(problem("not_winning", _("{name} 的牌没有胡（要四组加一对，或七对）。"),
@@ -144,7 +142,7 @@ def _declarations(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> li
         problem("declared_not_ready", _("{name} 报听了，但牌没有叫。"),
                 seat=seat, field="declared", name=data.name)
         for seat, data in enumerate(record.seats)
-        if data.declared and not analysis[seat].ready and analysis[seat].tiles == 13
+        if data.declared and analysis[seat] is not None and not analysis[seat].ready and analysis[seat].tiles == 13
     ]
 
 
@@ -166,10 +164,12 @@ def _mei_jiao(record: RoundRecord) -> list[Problem]:
     return found
 
 
-def validate(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Problem]:
+def validate(record: RoundRecord, analysis: tuple[SeatAnalysis | None, ...]) -> list[Problem]:
+    """Every problem of the record. A seat whose tiles no hand could hold was not analysed (None,
+    `analysis.analyse_possible`): its count or its fifth tile is the problem reported for it."""
     return [
         *_tile_overflow(record),
-        *_tile_counts(record, analysis),
+        *_tile_counts(record),
         *_outcome(record),
         *_winning_hands(record, analysis),
         *_first_yaoji(record),

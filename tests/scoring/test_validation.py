@@ -353,3 +353,51 @@ def test_mei_jiao_refused_where_hidden_tiles_could_matter(option):
 ])
 def test_mei_jiao_refused_for_a_winner_a_declarer_or_with_tiles(change, seat_index):
     assert ("bad_mei_jiao", seat_index) in problems(edit(change))
+
+
+# ------------------------------------------------------- tiles are counted before hands are analysed
+
+
+@pytest.fixture
+def analysed(monkeypatch):
+    """The seats whose hands analysis looked at (a hand of impossible tiles could cost seconds
+    and hundreds of megabytes of cache)."""
+    from calculator.scoring import analysis
+
+    seats = []
+    real = analysis.analyse_seat
+
+    def spy(record, seat):
+        seats.append(seat)
+        return real(record, seat)
+
+    monkeypatch.setattr(analysis, "analyse_seat", spy)
+    return seats
+
+
+def test_thirteen_of_one_tile_is_refused_and_that_hand_never_analysed(analysed):
+    data = edit(lambda d: d["seats"][2].update(concealed="1m" * 13))
+    assert problems(data) == [("tile_overflow", None)]
+    assert 2 not in analysed and sorted(analysed) == [0, 1, 3]
+
+
+def test_a_hand_of_the_wrong_size_is_not_analysed_but_the_others_are(analysed):
+    data = edit(lambda d: d["seats"][2].update(concealed=FILL_A + "1s2s3s"))
+    assert problems(data) == [("tile_count", 2)]
+    assert sorted(analysed) == [0, 1, 3]
+
+
+def test_a_declared_seat_is_still_checked_beside_a_wrong_count():
+    """Skipping the one bad hand's analysis leaves the other seats' problems as they were."""
+    def change(d):
+        d["seats"][3].update(concealed=FILL_B + "1s")
+        d["seats"][2]["declared"] = "soft"
+
+    assert problems(edit(change)) == [("tile_count", 3), ("declared_not_ready", 2)]
+
+
+def test_the_hand_caches_are_bounded():
+    from calculator.scoring import hands
+
+    caches = [f for f in vars(hands).values() if hasattr(f, "cache_info")]
+    assert caches and all(f.cache_info().maxsize for f in caches)

@@ -5,9 +5,9 @@ biggest evening the import accepts, over and over, how long does another table's
 
 The app runs as in production on a temp SQLite database under gunicorn on 127.0.0.1, as
 `bin/run --table` runs it (gthread workers). One evening ("the other table") has a few rounds;
-a second is seeded with as many rounds as fit in the import's 8 MB file cap (at most the import's
-round cap) and exported. Then, one after the other: round posts to the other table alone
-(the baseline), and round posts while two clients import that file in a loop. An import checks the
+a file of as many scored rounds (each with its history) as fit in the import's 8 MB cap (at
+most its round cap) is made without the database. Then, one after the other: round posts to the other table alone
+(the baseline), and round posts from the start to the end of two clients importing that file twice each. An import checks the
 whole file before it opens its short write transaction, so the other table's posts should wait
 for a write lock of well under a second, never for the import's checking.
 """
@@ -25,22 +25,48 @@ from .records import examples
 from .site import HOST, gunicorn, prepared_site
 from .web import Request, _csrf, _form_body, _send
 
+IMPORTS_PER_CLIENT = 2
 TARGET_DELAY = 1.0  # seconds a round post may be held up by an import (issue 14)
 
 EXPORT = """
-import json, sys, django
+import json, sys, uuid, django
 django.setup()
-from calculator import services
-from calculator.services.exchange import MAX_ROUNDS
-from bench.seed import seed
-from calculator.models import Evening
-cap, path = int(sys.argv[1]), sys.argv[2]
-tokens = seed(min(cap, MAX_ROUNDS))
-data = services.evening_export(evening=Evening.objects.get(token=tokens["token"]))
+from django.utils import timezone
+from calculator.presentation import settlement_json
+from calculator.scoring import RecordInvalid, rules_for, settle_record
+from calculator.services.exchange import EXPORT_FORMAT, MAX_ROUNDS
+from bench.records import records
+cap, path = min(int(sys.argv[1]), MAX_ROUNDS), sys.argv[2]
+names, rules = ["东哥", "南姐", "西西", "北北"], rules_for("guiyang", {})[0].to_dict()
+now = timezone.now().isoformat()
+data = {"format": EXPORT_FORMAT, "title": "bench", "created_at": now, "stake": "1", "rules": rules,
+        "first_dealer": 0, "players": names, "rounds": [], "history": [], "paid": []}
+size, limit = 1000, 8 * 1024 * 1024 - 64 * 1024  # the import's file cap, less the multipart's share
+pool, _ = records(cap * 3, 20240605, players=4)
+for record in pool:
+    if len(data["rounds"]) == cap:
+        break
+    record = {**record, "preset": "guiyang", "options": {k: v for k, v in rules.items() if k != "preset"},
+              "stake": "1", "seats": [{**s, "name": n} for s, n in zip(record["seats"], names)]}
+    try:
+        s = settle_record(record)
+    except RecordInvalid:
+        continue
+    snap = {"number": len(data["rounds"]) + 1, "record": s.record.to_dict(),
+            "settlement": settlement_json(s, words=True), "rules": rules, "net": list(s.net),
+            "dealer": s.record.dealer, "next_dealer": s.next_dealer, "version": 1}
+    change = {"round_number": snap["number"], "kind": "created", "at": now, "by": "", "before": None,
+              "after": snap}
+    grow = 2 * len(json.dumps(snap, ensure_ascii=False).encode()) + 200
+    if size + grow > limit:
+        break
+    size += grow
+    data["rounds"].append({**snap, "idempotency_key": str(uuid.uuid4()), "created_at": now, "updated_at": now})
+    data["history"].append(change)
 text = json.dumps(data, ensure_ascii=False)
-while len(text.encode()) > 8 * 1024 * 1024 - 4096:  # fit the import's file cap
-    data["rounds"].pop(); data["history"] = [c for c in data["history"]
-                                             if c["round_number"] <= data["rounds"][-1]["number"]]
+while len(text.encode()) > limit:
+    data["rounds"] = data["rounds"][:-20]
+    data["history"] = data["history"][:len(data["rounds"])]
     text = json.dumps(data, ensure_ascii=False)
 open(path, "w", encoding="utf-8").write(text)
 print(json.dumps({"rounds": len(data["rounds"]), "history": len(data["history"]), "bytes": len(text.encode())}))
@@ -90,18 +116,18 @@ def run(quick: bool) -> dict:
                 "X-CSRFToken": csrf})
             _posts(port, token, csrf, 3, 0)  # warm-up
             alone = _posts(port, token, csrf, posts)
-            stop, imports = threading.Event(), []
+            imports, during = [], []
 
             def loop() -> None:
-                while not stop.is_set():
+                for _ in range(IMPORTS_PER_CLIENT):
                     imports.append(_send(port, importing))
 
             loops = [threading.Thread(target=loop) for _ in range(2)]
             for thread in loops:
                 thread.start()
-            time.sleep(1.0)
-            during = _posts(port, token, csrf, posts)
-            stop.set()
+            # Post until every import is done, so that posts meet each import's write too.
+            while any(thread.is_alive() for thread in loops):
+                during += _posts(port, token, csrf, 1)
             for thread in loops:
                 thread.join()
     base = median([s for _, s in alone])

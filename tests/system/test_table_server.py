@@ -44,7 +44,7 @@ def server(tmp_path_factory):
                                    cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # migrate and collectstatic first, on a busy machine
         while True:
             try:
                 socket.create_connection((host, port), timeout=1).close()

@@ -1,4 +1,6 @@
-"""Middleware of the app: the language choice, and the cap on request size."""
+"""Middleware of the app: the language choice, the cap on request size, and UTF-8 bodies only."""
+import codecs
+
 from django.conf import settings
 from django.http import HttpResponse
 from django.middleware.locale import LocaleMiddleware
@@ -40,3 +42,28 @@ def request_size_cap(get_response):
         return get_response(request)
 
     return middleware
+
+
+def utf8_only(get_response):
+    """415 for a body that declares a charset other than UTF-8, before anything decodes it.
+
+    Every page and the API are UTF-8; Django would decode a form with the charset its
+    Content-Type names, and an unknown one (or UTF-16) raised deep in request.POST: a 500 on
+    every form. No browser sends such a request on its own.
+    """
+
+    def middleware(request):
+        charset = (request.content_params or {}).get("charset", "").strip().strip('"')
+        if charset and _codec(charset) != "utf-8":
+            return HttpResponse("415: send the form in UTF-8.", status=415,
+                                content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware
+
+
+def _codec(name: str) -> str:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return ""

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     # page carrying an evening's secret address can only be requested by someone who knows it.
     "django.middleware.gzip.GZipMiddleware",
     "calculator.middleware.request_size_cap",
+    "calculator.middleware.utf8_only",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "calculator.middleware.SwitchOnlyLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

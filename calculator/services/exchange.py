@@ -4,8 +4,8 @@ An import is anonymous and its file is at most a few megabytes, so it is checked
 anything is written: every round and every round the history keeps is scored again, and must
 come out as the file says it did; numbers, dates and names must be within the bounds a real
 evening keeps. Only what scoring rebuilt is stored (no stray keys, no long strings), and it is
-written in bulk in one short transaction, which on SQLite holds the database's only write lock:
-other tables' rounds wait for that, and only for that.
+written in bulk in short transactions, each of which on SQLite holds the database's only write
+lock for a fraction of a second: other tables' rounds wait for one of those, and only that.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ MAX_PAID_POINTS = 10_000_000
 # Dates a page can print and do arithmetic on: none before the app, none far in the future.
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=2)  # another machine's clock may run ahead
-BULK_BATCH = 500
+WRITE_CHUNK = 50  # rows per write transaction (_write): about 350 kB of JSON
 
 
 def _when(value: datetime) -> str:
@@ -249,18 +249,29 @@ def _check(data: Mapping[str, Any]) -> _Checked:
     return _Checked(evening, names, rounds, changes, paid)
 
 
-# -- writing: one short transaction of bulk inserts ------------------------------------------------
+# -- writing: short transactions of bulk inserts ---------------------------------------------------
 
 
-@transaction.atomic
 def _write(checked: _Checked) -> Evening:
+    """Write the checked evening in chunks of WRITE_CHUNK rows, each its own transaction: on
+    SQLite each holds the one write lock for a fraction of a second (a whole 8 MB evening held
+    it for seconds), so other tables' rounds slip in between. Nobody can see the evening before
+    the last chunk: its address is handed out only afterwards. A chunk that fails (a full disk)
+    takes the whole evening back with it."""
     evening = checked.evening
-    evening.save()
-    Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
-    for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer)):
-        for row in rows:
-            row.evening = evening
-        model.objects.bulk_create(rows, batch_size=BULK_BATCH)
+    with transaction.atomic():
+        evening.save()
+        Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
+    try:
+        for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer)):
+            for row in rows:
+                row.evening = evening
+            for start in range(0, len(rows), WRITE_CHUNK):
+                with transaction.atomic():
+                    model.objects.bulk_create(rows[start:start + WRITE_CHUNK])
+    except BaseException:
+        Evening.objects.filter(pk=evening.pk).delete()
+        raise
     return evening
 
 

@@ -132,16 +132,60 @@ def test_no_round_is_scored_while_the_write_lock_is_held(export, monkeypatch):
     services.evening_import(data=export)
 
 
-def test_the_write_is_a_few_bulk_inserts_whatever_the_evenings_size():
-    def inserts(rounds: int) -> int:
-        evening = make_evening()
-        record_rounds(evening, ["E1", "E2", "E3", "E4", "E5"] * (rounds // 5))
-        data = services.evening_export(evening=evening)
-        with CaptureQueriesContext(connection) as queries:
-            services.evening_import(data=data)
-        return sum(q["sql"].startswith("INSERT") for q in queries.captured_queries)
+def evening_of(rounds: int) -> dict:
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2", "E3", "E4", "E5"] * (rounds // 5))
+    return services.evening_export(evening=evening)
 
-    assert inserts(5) == inserts(40) <= 5
+
+@pytest.fixture
+def chunks(monkeypatch):
+    """(model, rows, the transaction it ran in) of each bulk insert of an import."""
+    from django.db.models.query import QuerySet
+
+    seen = []
+    real = QuerySet.bulk_create
+
+    def spy(self, objs, *args, **kwargs):
+        objs = list(objs)
+        seen.append((self.model.__name__, len(objs), connection.savepoint_ids[-1] if connection.savepoint_ids
+                     else None))
+        return real(self, objs, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "bulk_create", spy)
+    return seen
+
+
+def test_the_write_is_bulk_inserts_in_transactions_of_a_few_rows(monkeypatch, chunks):
+    """However big the evening, no write transaction holds more than WRITE_CHUNK rows."""
+    data = evening_of(25)
+    monkeypatch.setattr(exchange, "WRITE_CHUNK", 10)
+    chunks.clear()
+    services.evening_import(data=data)
+    rounds = [(n, where) for model, n, where in chunks if model == "Round"]
+    assert [n for n, _ in rounds] == [10, 10, 5]
+    assert len({where for _, _, where in chunks}) == len(chunks)  # each insert its own transaction
+
+
+def test_a_write_that_fails_midway_leaves_nothing(monkeypatch):
+    from django.db import DatabaseError
+    from django.db.models.query import QuerySet
+
+    data = evening_of(10)
+    before = (Evening.objects.count(), Round.objects.count(), Change.objects.count())
+    monkeypatch.setattr(exchange, "WRITE_CHUNK", 4)
+    real, calls = QuerySet.bulk_create, []
+
+    def failing(self, objs, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # players, then the first chunk of rounds; the disk fills up
+            raise DatabaseError("disk full")
+        return real(self, objs, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "bulk_create", failing)
+    with pytest.raises(DatabaseError):
+        services.evening_import(data=data)
+    assert (Evening.objects.count(), Round.objects.count(), Change.objects.count()) == before
 
 
 def test_an_export_from_before_items_carried_words_still_imports(export):

@@ -123,6 +123,7 @@ def round_new(request, evening: Evening):
         **base_context(request, evening),
         "entry": entry,
         "recorded_as": recorded_as,
+        "result": present(entry.settlement) if entry.is_bound and entry.is_valid() else None,
         "action": reverse("calculator:evening_round_new", args=[evening.token]),
         "preview_url": reverse("calculator:evening_round_preview", args=[evening.token]),
         "hidden_fields": [("idempotency_key", key or uuid.uuid4()), ("draft_base", version),

@@ -65,6 +65,8 @@ def test_phones_enter_one_round_together_and_see_each_others_tiles(live_server, 
                 re.compile("is-disputed" if seat == phones - 1 else "is-confirmed"))
         table[0].page.reload()
         expect(table[0].page.locator("#draft-confirm .is-confirmed")).to_have_count(phones - 1)
+        bar = table[0].page.locator(".net-bar [data-net]")
+        expect(bar).to_have_text([signed(v) for v in expected_net("E1")], timeout=1)  # drawn with the page
         screenshot(table[0].page, f"{phones}-phones-confirmed")
         table[1].page.get_by_role("button", name="记下这一局").click()
         expect(table[1].page.locator(".alert-success")).to_contain_text("第1局记好了")

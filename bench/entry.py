@@ -1,0 +1,216 @@
+"""Part 6, entering a round at the table: taps per phone and wall time, one recorder against four
+phones entering together (issue 11).
+
+    .venv/bin/python -m bench.entry [--quick] [--json FILE]
+
+The app runs as in production under gunicorn on 127.0.0.1 (bench/site.py). For each worked
+example E1–E8 an evening is opened with the example's players, preset and dealer (the page then
+suggests the right dealer, as it does after a round). Headless Chromium at 390×844, as the
+browser tests (tests/browser/table.py does the tapping and counts the taps: a tile key, a
+button, a switch is one tap; a menu is two, open and pick):
+
+- one recorder: one phone enters every seat, the outcome, and taps 记下这一局;
+- four phones: each phone (its own browser, in its own thread) says who it is (我是…, not
+  counted: once an evening), opens 记一局 at the same moment and taps only its own seat; the
+  phone with the least to tap of its own also enters the outcome (翻牌, first 幺鸡, who won);
+  every phone waits until it shows the whole table's settlement, taps 确认, and the phone that
+  tapped least taps 记下这一局. Three-player E8 has three phones.
+
+Wall time runs from the moment every phone has 记一局 open to the round being stored. The target
+(issue 11): the busiest phone needs at most 30 taps for any example. --quick: E1 and E5 only.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+from .common import ROOT, main, run_id
+from .site import HOST, gunicorn, prepared_site
+
+sys.path.insert(0, str(ROOT))
+
+EXAMPLES = [f"E{n}" for n in range(1, 9)]
+QUICK = ["E1", "E5"]
+TARGET_TAPS = 30
+CHROMIUM = "/usr/bin/chromium"
+SYNC_MS = 20_000
+
+OPEN_EVENING = """
+import json, sys
+from decimal import Decimal
+from calculator import services
+record = json.loads(sys.argv[1])
+evening = services.evening_create(names=[s["name"] for s in record["seats"]], stake=Decimal("1"),
+                                  preset=record.get("preset", "guiyang"), options=record.get("options") or {},
+                                  first_dealer=record["dealer"])
+print(evening.token)
+"""
+
+
+def _open_evening(site, record: dict) -> str:
+    import json
+
+    done = subprocess.run([sys.executable, "-c", "import django; django.setup()\n" + OPEN_EVENING,
+                           json.dumps(record)], cwd=ROOT, env=site.env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(done.stderr[-2000:])
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _own_taps(record: dict, seat: int) -> int:
+    """About what a seat's own part costs: its tiles, melds and extras (to pick the outcome's phone)."""
+    from calculator.scoring import parse_tiles
+
+    data = record["seats"][seat]
+    taps = len(parse_tiles(data.get("concealed", ""))) + 1
+    taps += sum(7 for _meld in data.get("melds", []))
+    taps += (len(parse_tiles(data["discards"])) + 2) if data.get("discards") else 0
+    return taps + (2 if data.get("declared") else 0)
+
+
+def _launch():
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+    return playwright, browser
+
+
+def _wait_for_net(phone, net: list[int]) -> None:
+    from playwright.sync_api import expect
+
+    def signed(points: int) -> str:  # as the page writes a net: +15, −2, 0
+        return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+    try:
+        expect(phone.page.locator(".net-bar [data-net]")).to_have_text([signed(v) for v in net], timeout=SYNC_MS)
+    except AssertionError:
+        shot = ROOT / "bench" / "results" / f"entry-failed-{threading.get_ident()}.png"
+        shot.parent.mkdir(exist_ok=True)
+        phone.page.screenshot(path=str(shot), full_page=True)
+        raise
+
+
+def _recorder(browser, base: str, token: str, record: dict, net: list[int]) -> dict:
+    from tests.browser.table import enter_outcome, enter_seat, open_phone
+
+    phone = open_phone(browser, base, token, seat=None)
+    try:
+        start = time.perf_counter()
+        for seat in range(len(record["seats"])):
+            enter_seat(phone, record, seat)
+        enter_outcome(phone, record)
+        _wait_for_net(phone, net)
+        phone.tap(phone.page.get_by_role("button", name="记下这一局"))
+        phone.page.wait_for_url(f"**/e/{token}/")
+        return {"taps": [phone.taps], "seconds": time.perf_counter() - start}
+    finally:
+        phone.close()
+
+
+def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
+    """Each seat's phone in a thread of its own (Playwright's sync API is one per thread)."""
+    from tests.browser.table import enter_outcome, enter_seat, open_phone
+
+    seats = len(record["seats"])
+    outcome_seat = min(range(seats), key=lambda s: _own_taps(record, s))
+    opened = threading.Barrier(seats)
+    results: list = [None] * seats
+    errors: list[BaseException] = []
+    marks = {}
+
+    def phone_at(seat: int) -> None:
+        playwright, browser = _launch()
+        try:
+            phone = open_phone(browser, base, token, seat=seat)
+            opened.wait(60)
+            marks.setdefault("start", time.perf_counter())
+            enter_seat(phone, record, seat)
+            if seat == outcome_seat:
+                enter_outcome(phone, record)
+            _wait_for_net(phone, net)
+            confirm = phone.page.locator('#draft-confirm button[value="confirmed"]')
+            phone.tap(confirm)
+            phone.page.wait_for_load_state()
+            results[seat] = phone
+            opened.wait(120)  # every seat has confirmed
+            if seat == outcome_seat:
+                _wait_for_net(phone, net)
+                phone.tap(phone.page.get_by_role("button", name="记下这一局"))
+                phone.page.wait_for_url(f"**/e/{token}/")
+                marks["end"] = time.perf_counter()
+            opened.wait(60)
+            phone.close()
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            errors.append(error)
+            opened.abort()
+        finally:
+            browser.close()
+            playwright.stop()
+
+    threads = [threading.Thread(target=phone_at, args=(s,), daemon=True) for s in range(seats)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    if errors:
+        raise errors[0]
+    return {"taps": [phone.taps for phone in results], "seconds": marks["end"] - marks["start"],
+            "outcome_seat": outcome_seat}
+
+
+def _stored_net(site, token: str) -> list[list[int]]:
+    code = ("import django; django.setup()\nimport json\nfrom calculator.models import Round\n"
+            f"print(json.dumps([r.net for r in Round.objects.filter(evening__token={token!r})]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=site.env, capture_output=True,
+                          text=True, check=True)
+    import json
+
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run(quick: bool) -> dict:
+    from tests.round_form_data import expected, load_example
+
+    names = QUICK if quick else EXAMPLES
+    rows, failures = [], []
+    with prepared_site() as site, gunicorn(site, ["--workers", "4"]) as port:
+        base = f"http://{HOST}:{port}"
+        playwright, browser = _launch()
+        try:
+            for name in names:
+                record, net = load_example(name), expected(name)["net"]
+                row = {"example": name, "seats": len(record["seats"])}
+                token = _open_evening(site, record)
+                row["recorder"] = _recorder(browser, base, token, record, net)
+                token = _open_evening(site, record)
+                row["phones"] = _table(base, token, record, net)
+                stored = _stored_net(site, token)
+                if stored != [net]:
+                    failures.append(f"{name}: four phones stored {stored}, expected [{net}]")
+                rows.append(row)
+                print(f"{name}: recorder {row['recorder']['taps'][0]} taps {row['recorder']['seconds']:.1f} s;"
+                      f" phones {row['phones']['taps']} taps {row['phones']['seconds']:.1f} s",
+                      file=sys.stderr, flush=True)
+        finally:
+            browser.close()
+            playwright.stop()
+    busiest = max(max(r["phones"]["taps"]) for r in rows)
+    summary = [
+        {"figure": f"{r['example']}: one recorder, taps / wall time",
+         "value": f"{r['recorder']['taps'][0]} taps / {r['recorder']['seconds']:.1f} s"} for r in rows
+    ] + [
+        {"figure": f"{r['example']}: {r['seats']} phones, taps per phone / wall time",
+         "value": f"{'·'.join(str(t) for t in r['phones']['taps'])} taps / {r['phones']['seconds']:.1f} s"}
+        for r in rows
+    ] + [{"figure": "busiest phone, any example, four phones", "value": f"{busiest} taps",
+          "target": f"≤ {TARGET_TAPS}", "met": busiest <= TARGET_TAPS}]
+    return {"id": run_id(__file__), "ok": not failures, "rows": rows, "summary": summary,
+            "failures": failures}
+
+
+if __name__ == "__main__":
+    main(run, run_id(__file__))

@@ -16,7 +16,9 @@ button, a switch is one tap; a menu is two, open and pick):
   every phone waits until it shows the whole table's settlement, taps 确认, and the phone that
   tapped least taps 记下这一局. Three-player E8 has three phones.
 
-Wall time runs from the moment every phone has 记一局 open to the round being stored. The target
+Wall time runs from the moment every phone has 记一局 open: to every phone showing the whole
+table's settlement ("settled"), and to the round being stored (for the four phones, after each
+has tapped 确认, which reloads its page). The target
 (issue 11): the busiest phone needs at most 30 taps for any example. --quick: E1 and E5 only.
 """
 from __future__ import annotations
@@ -104,9 +106,10 @@ def _recorder(browser, base: str, token: str, record: dict, net: list[int]) -> d
             enter_seat(phone, record, seat)
         enter_outcome(phone, record)
         _wait_for_net(phone, net)
+        settled = time.perf_counter() - start
         phone.tap(phone.page.get_by_role("button", name="记下这一局"))
         phone.page.wait_for_url(f"**/e/{token}/")
-        return {"taps": [phone.taps], "seconds": time.perf_counter() - start}
+        return {"taps": [phone.taps], "seconds": time.perf_counter() - start, "settled_seconds": settled}
     finally:
         phone.close()
 
@@ -121,6 +124,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
     results: list = [None] * seats
     errors: list[BaseException] = []
     marks = {}
+    settled = [0.0] * seats  # when each phone showed the whole table's settlement
 
     def phone_at(seat: int) -> None:
         playwright, browser = _launch()
@@ -132,6 +136,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             if seat == outcome_seat:
                 enter_outcome(phone, record)
             _wait_for_net(phone, net)
+            settled[seat] = time.perf_counter()
             confirm = phone.page.locator('#draft-confirm button[value="confirmed"]')
             phone.tap(confirm)
             phone.page.wait_for_load_state()
@@ -159,7 +164,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
     if errors:
         raise errors[0]
     return {"taps": [phone.taps for phone in results], "seconds": marks["end"] - marks["start"],
-            "outcome_seat": outcome_seat}
+            "settled_seconds": max(settled) - marks["start"], "outcome_seat": outcome_seat}
 
 
 def _stored_net(site, token: str) -> list[list[int]]:
@@ -200,11 +205,13 @@ def run(quick: bool) -> dict:
             playwright.stop()
     busiest = max(max(r["phones"]["taps"]) for r in rows)
     summary = [
-        {"figure": f"{r['example']}: one recorder, taps / wall time",
-         "value": f"{r['recorder']['taps'][0]} taps / {r['recorder']['seconds']:.1f} s"} for r in rows
+        {"figure": f"{r['example']}: one recorder, taps / settled / stored",
+         "value": f"{r['recorder']['taps'][0]} taps / {r['recorder']['settled_seconds']:.1f} s"
+                  f" / {r['recorder']['seconds']:.1f} s"} for r in rows
     ] + [
-        {"figure": f"{r['example']}: {r['seats']} phones, taps per phone / wall time",
-         "value": f"{'·'.join(str(t) for t in r['phones']['taps'])} taps / {r['phones']['seconds']:.1f} s"}
+        {"figure": f"{r['example']}: {r['seats']} phones, taps per phone / settled / confirmed+stored",
+         "value": f"{'·'.join(str(t) for t in r['phones']['taps'])} taps / {r['phones']['settled_seconds']:.1f} s"
+                  f" / {r['phones']['seconds']:.1f} s"}
         for r in rows
     ] + [{"figure": "busiest phone, any example, four phones", "value": f"{busiest} taps",
           "target": f"≤ {TARGET_TAPS}", "met": busiest <= TARGET_TAPS}]

@@ -167,3 +167,28 @@ def test_a_phone_opens_the_round_with_its_own_seat_first(live_server, browser, s
         screenshot(phone.page, "mine")
     finally:
         phone.close()
+
+
+def test_the_round_page_without_an_evening_keeps_its_entry_in_the_browser(live_server, page, screenshot):
+    """/round/ has no evening: a reload or a restarted tab brings back what was typed (localStorage),
+    and Back restores it too (再算一局 keeping the table is tests/web/test_drafts.py)."""
+    from tests.browser.table import Phone
+
+    record = example_record("E1")
+    phone = Phone(page.context, page)
+    page.goto(live_server.url + "/round/")
+    for seat, name in enumerate(["阿梅", "小李", "老王", "张哥"]):
+        page.locator(f"#id_seat{seat}-name").fill(name)
+    tap_hand(phone, 0, record["seats"][0]["concealed"])
+    tap_hand(phone, 1, record["seats"][1]["concealed"])
+    page.select_option("#id_turned", "5m")
+    page.wait_for_timeout(400)
+    page.reload()
+    expect(chips(page, 0)).to_have_count(hand_size(record, 0))
+    expect(chips(page, 1)).to_have_count(hand_size(record, 1))
+    expect(page.locator("#id_seat0-name")).to_have_value("阿梅")
+    expect(page.locator("#id_turned")).to_have_value("5m")
+    screenshot(page, "reloaded")
+    page.goto(live_server.url + "/")
+    page.go_back()
+    expect(chips(page, 1)).to_have_count(hand_size(record, 1))

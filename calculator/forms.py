@@ -74,6 +74,12 @@ class EveningForm(forms.Form):
     ze_ren_gold_off = forms.BooleanField(label=_("金鸡时责任鸡不翻倍（R54）"), required=False)
     chui_feng = forms.BooleanField(label=_("吹风鸡：翻到 5筒 这局不算鸡（R55）"), required=False)
     declare_kill_by_kind = forms.BooleanField(label=_("别人自摸时，报听的人按自己报的番数付（R56）"), required=False)
+    dian_payer = _option_field("dian_payer", _("点豆谁付"))
+    declare_floor = forms.BooleanField(label=_("报听保底：牌型和报听取大的，不相加（R58）"), required=False)
+    dealer_bonus = forms.IntegerField(label=_("庄家加番：庄家胡或付胡牌钱每家多几番（R59）"), required=False,
+                                      min_value=0, max_value=10_000, initial=0)
+    dealer_streak_bonus = forms.IntegerField(label=_("连庄：庄家每多连一庄再多几番（R59）"), required=False,
+                                             min_value=0, max_value=10_000, initial=0)
     cap = forms.IntegerField(label=_("封顶：一局一家最多付另一家几番（0 = 不封顶，R53）"), required=False,
                              min_value=0, max_value=10_000, initial=0)
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
@@ -82,9 +88,10 @@ class EveningForm(forms.Form):
 
     NAME_FIELDS = ("player_0", "player_1", "player_2", "player_3")
     OPTION_FIELDS = ("self_draw", "turned_chicken", "chicken_discards", "chicken_collectors")
-    HOUSE_CHOICE_FIELDS = ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow")
-    HOUSE_FLAGS = ("chong_feng_on_top", "dou_reverse", "chui_feng", "declare_kill_by_kind")  # on = True
-    HOUSE_FIELDS = (*HOUSE_CHOICE_FIELDS, *HOUSE_FLAGS, "ze_ren_gold_off", "cap")
+    HOUSE_CHOICE_FIELDS = ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow", "dian_payer")
+    HOUSE_FLAGS = ("chong_feng_on_top", "dou_reverse", "chui_feng", "declare_kill_by_kind", "declare_floor")
+    HOUSE_NUMBERS = ("cap", "dealer_bonus", "dealer_streak_bonus")
+    HOUSE_FIELDS = (*HOUSE_CHOICE_FIELDS, *HOUSE_FLAGS, "ze_ren_gold_off", *HOUSE_NUMBERS)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -116,8 +123,9 @@ class EveningForm(forms.Form):
                 options[name] = True
         if data.get("ze_ren_gold_off"):
             options["ze_ren_gold"] = False
-        if data.get("cap"):
-            options["cap"] = data["cap"]
+        for name in EveningForm.HOUSE_NUMBERS:
+            if data.get(name):
+                options[name] = data[name]
         return options
 
 

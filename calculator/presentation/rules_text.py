@@ -162,6 +162,13 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("金鸡时责任鸡（R23）不翻倍，照平常的番数付。{v_ze_ren_gold}")),
     ("R55", gettext_noop("吹风鸡"),
      gettext_noop("翻出来的是 5筒：这一局所有的鸡和责任鸡都不算（包鸡也不算）。{v_chui_feng}")),
+    ("R57", gettext_noop("点豆由杠的人付"),
+     gettext_noop("点豆反过来算：杠的人付给打出那张的人点豆的番数（“百科口径”）。谁算这个杠照 R18。{v_dian_payer}")),
+    ("R58", gettext_noop("报听保底"),
+     gettext_noop("报了听的牌，V 和叫的番数按牌型番数和报听番数中较大的算，而不是两个相加。{v_declare_floor}")),
+    ("R59", gettext_noop("庄家加番、连庄"),
+     gettext_noop("庄家胡了，每个付它的人多付；庄家付别人的胡牌钱也多付：多 {dealer_bonus}，"
+                  "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。{v_dealer}")),
     ("R56", gettext_noop("杀报按报的种类"),
      gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
                   "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
@@ -268,6 +275,10 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_ze_ren_gold": _in_use(not r.ze_ren_gold),
         "v_chui_feng": _in_use(r.chui_feng),
         "v_declare_kill_by_kind": _in_use(r.declare_kill_by_kind),
+        "v_dian_payer": _in_use(r.dian_payer == "konger"),
+        "v_declare_floor": _in_use(r.declare_floor),
+        "v_dealer": _in_use(bool(r.dealer_bonus or r.dealer_streak_bonus)),
+        "dealer_bonus": _points(r.dealer_bonus), "dealer_streak_bonus": _points(r.dealer_streak_bonus),
     }
 
 
@@ -281,6 +292,8 @@ HOUSE_RULE_WORDS = {
     "ze_ren_gold": gettext_lazy("责任鸡金鸡不翻倍"),
     "chui_feng": gettext_lazy("吹风鸡"),
     "declare_kill_by_kind": gettext_lazy("杀报按报的种类"),
+    "dian_payer": gettext_lazy("点豆由杠的人付"),
+    "declare_floor": gettext_lazy("报听保底"),
 }
 
 
@@ -288,10 +301,13 @@ def house_rules_words(r: RuleSet) -> str:
     on = {"bao_ji": r.bao_ji == "shown", "chicken_flow": r.chicken_flow == "to_ready",
           "chong_feng_on_top": r.chong_feng_on_top, "dou_reverse": r.dou_reverse,
           "ze_ren_gold": not r.ze_ren_gold, "chui_feng": r.chui_feng,
-          "declare_kill_by_kind": r.declare_kill_by_kind}
+          "declare_kill_by_kind": r.declare_kill_by_kind, "dian_payer": r.dian_payer == "konger",
+          "declare_floor": r.declare_floor}
     words = [str(HOUSE_RULE_WORDS[name]) for name, used in on.items() if used]
     if r.cap:
         words.append(_("封顶 {points}").format(points=_points(r.cap)))
+    if r.dealer_bonus or r.dealer_streak_bonus:
+        words.append(_("庄家加 {bonus}，连庄每庄加 {streak}").format(bonus=r.dealer_bonus, streak=r.dealer_streak_bonus))
     return _("、").join(words) if words else _("不加")
 
 
@@ -345,6 +361,7 @@ CHOICE_WORDS = {
     "bao_ji": {"all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")},
     "chicken_flow": {"all": gettext_lazy("收鸡的向其余每家收"),
                      "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")},
+    "dian_payer": {"feeder": gettext_lazy("点豆由打出的人付"), "konger": gettext_lazy("点豆由杠的人付")},
 }
 
 # The overview, line by line: (the line's name in OPTION_NAMES, every option it states, whether
@@ -372,7 +389,7 @@ OVERVIEW: list[tuple[str, tuple[str, ...], bool]] = [
     ("multi_win_dealer", ("multi_win_dealer",), False),
     ("draw_dealer", ("draw_dealer",), True),
     ("bao_ji", ("bao_ji", "chicken_flow", "chong_feng_on_top", "dou_reverse", "cap", "ze_ren_gold", "chui_feng",
-                "declare_kill_by_kind"), False),
+                "declare_kill_by_kind", "dian_payer", "declare_floor", "dealer_bonus", "dealer_streak_bonus"), False),
 ]
 
 

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from ..scoring.analysis import with_bonus
 from ..scoring import (
     GROUP_ORDER, PATTERN_HANZI, Hand, Item, Problem, RuleSet, Settlement, Tile, best_reading,
     waits_of,
@@ -395,10 +396,10 @@ def hand_standing(
         reading = best_reading(hand, rules.patterns)
         if reading is None:
             return Standing("not_winning", _("没胡成"))
-        return Standing("won", _("胡了"), pattern_title(reading.pattern), reading.value + bonus)
+        return Standing("won", _("胡了"), pattern_title(reading.pattern), with_bonus(rules, reading.value, bonus))
     waits = waits_of(hand, rules.patterns)
     if not waits:
         return Standing("not_ready", _("没叫"))
     best = max(waits, key=lambda w: w.value)
-    return Standing("ready", _("有叫"), pattern_title(best.pattern), best.value + bonus,
+    return Standing("ready", _("有叫"), pattern_title(best.pattern), with_bonus(rules, best.value, bonus),
                     tuple(tile_chips(w.tile for w in waits)))

@@ -39,6 +39,7 @@ REASON_TITLES = {
     "hu.self_draw": gettext_lazy("自摸"),
     "hu.hot_shot": gettext_lazy("热炮"),
     "hu.robbed": gettext_lazy("抢杠"),
+    "hu.dealer": gettext_lazy("庄家加番"),
     "bao.kill": gettext_lazy("杀报"),
     "dou.men": gettext_lazy("闷豆"),
     "dou.zhuanwan": gettext_lazy("转弯豆"),
@@ -118,6 +119,7 @@ PHRASES: dict[str, Phrase] = {
     "robbed_v_plus_one": Phrase(pgettext_lazy("settlement item", "抢杠付 V+1")),
     "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
     "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
+    "dealer": Phrase(pgettext_lazy("settlement item", "庄家加番"), "{term} {0}"),  # R59: the extra
     "hot_shot": Phrase(pgettext_lazy("settlement item", "热炮"), "{term} +{0} ({1})"),  # bonus, kong's tile
     "bao_kill": Phrase(pgettext_lazy("settlement item", "杀报"), "{term} {0}"),  # no bonus: 杀报，自摸
     "pong": Phrase(pgettext_lazy("settlement item", "碰"), "{term} {0}"),

@@ -45,6 +45,12 @@ class SeatAnalysis:
         }
 
 
+def with_bonus(rules, pattern_value: int, bonus: int) -> int:
+    """V (R11) or a 叫 value (R8): the pattern plus the 报听 bonus, or under `declare_floor` (R58)
+    whichever is more."""
+    return max(pattern_value, bonus) if rules.declare_floor else pattern_value + bonus
+
+
 def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
     data = record.seats[seat]
     rules = record.rules
@@ -52,12 +58,13 @@ def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
     bonus = rules.declare[data.declared] if data.declared else 0
     if seat in record.outcome.winner_seats:
         reading = best_reading(hand, rules.patterns)
-        value = reading.value + bonus if reading else 0
+        value = with_bonus(rules, reading.value, bonus) if reading else 0
         return SeatAnalysis(seat, WON, hand.size, reading, (), value, bonus)
     # 相公 (R37) is never ready, whatever its tiles say; a 没叫 seat showed none.
     waits = () if data.xiang_gong or data.mei_jiao else tuple(waits_of(hand, rules.patterns))
     if waits:
-        return SeatAnalysis(seat, READY, hand.size, None, waits, max(w.value for w in waits) + bonus, bonus)
+        return SeatAnalysis(seat, READY, hand.size, None, waits, with_bonus(rules, max(w.value for w in waits), bonus),
+                            bonus)
     return SeatAnalysis(seat, NOT_READY, hand.size, None, (), 0, bonus)
 
 

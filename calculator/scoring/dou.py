@@ -21,7 +21,9 @@ def settle_dou(table: Table) -> None:
             value = rules.dou_value(kong.kind)
             words = (kong.kind, str(kong.tile))
             reason, rule = f"dou.{kong.kind}", "R16"
-            if kong.kind == "dian":
+            if kong.kind == "dian" and rules.dian_payer == "konger":  # R57: the other way round
+                table.pay(seat, kong.from_seat, value, reason, "R57", words)
+            elif kong.kind == "dian":
                 table.pay(kong.from_seat, seat, value, reason, rule, words)
             else:
                 table.each_other_pays(seat, value, reason, rule, words)

@@ -162,6 +162,7 @@ class RoundRecord:
     turned: Tile | None
     first_yaoji: FirstYaoji | None
     outcome: Outcome
+    dealer_streak: int = 0  # rounds the dealer has dealt in a row before this one (连庄, R59): the evening's
 
     @property
     def players(self) -> int:
@@ -185,12 +186,17 @@ class RoundRecord:
                 else None
             ),
             "outcome": self.outcome.to_dict(),
+            # Only when there is one, so records from before R59 read (and digest) as they did.
+            **({"dealer_streak": self.dealer_streak} if self.dealer_streak else {}),
         }
 
 
 def _decimals(amount: Decimal) -> int:
     """Decimal places the value needs: "5.00000" needs none, "0.25" two."""
     return max(0, -amount.normalize().as_tuple().exponent)
+
+
+MAX_STREAK = 1000  # rounds in a row one dealer can have dealt, far above any evening
 
 
 class _Reader:
@@ -389,9 +395,12 @@ class _Reader:
         turned = self.tile(turned_raw, field="turned") if turned_raw is not None else None
         first_yaoji = self.first_yaoji()
         outcome = self.outcome()
+        streak = self.data.get("dealer_streak", 0)
+        if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
+            self.add("bad_record", _("dealer_streak 要是 0 到 1000 的整数（庄家连庄了几局）。"), field="dealer_streak")
         if self.problems or rules is None or dealer is None or None in seats:
             raise RecordInvalid(self.problems)
-        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome)
+        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak)
 
 
 def parse_record(data: Any) -> RoundRecord:

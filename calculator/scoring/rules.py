@@ -41,6 +41,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     # House-rule variants (VARIANTS.md, R45 on): off in every preset.
     "bao_ji": ("all", "shown"),  # R49
     "chicken_flow": ("all", "to_ready"),  # R50
+    "dian_payer": ("feeder", "konger"),  # R57
 }
 # Options that map fixed keys to whole points.
 POINT_MAPS: dict[str, tuple[str, ...]] = {
@@ -93,6 +94,10 @@ class RuleSet:
     ze_ren_gold: bool = True
     chui_feng: bool = False
     declare_kill_by_kind: bool = False
+    dian_payer: str = "feeder"
+    declare_floor: bool = False
+    dealer_bonus: int = 0
+    dealer_streak_bonus: int = 0
 
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""

@@ -17,7 +17,7 @@ from .problems import RecordInvalid
 from .record import RoundRecord, parse_record
 from .rules import RuleSet
 from .validate import validate
-from .win import burned_seats, hot_kong_meld, settle_declarations, settle_hu
+from .win import burned_seats, hot_kong_meld, settle_dealer, settle_declarations, settle_hu
 
 
 def decimal_text(amount: Decimal) -> str:
@@ -77,6 +77,7 @@ class Settlement:
 def _settle_win(table: Table) -> None:
     """The order of R10: hand, declarations, 豆, 鸡, then penalties."""
     settle_hu(table)
+    settle_dealer(table)
     settle_declarations(table)
     settle_dou(table)
     settle_chickens(table)

@@ -107,6 +107,18 @@ def settle_hu(table: Table) -> None:
                       *_describe(table, winner))
 
 
+def settle_dealer(table: Table) -> None:
+    """庄家加番 / 连庄 (R59): every payment for the win that the dealer receives or makes moves
+    `dealer_bonus` more, plus `dealer_streak_bonus` per round the dealer has dealt in a row."""
+    rules, record = table.rules, table.record
+    extra = rules.dealer_bonus + rules.dealer_streak_bonus * record.dealer_streak
+    if not extra:
+        return
+    for item in [i for i in table.items if i.reason.startswith("hu.")]:
+        if record.dealer in (item.payer, item.payee):
+            table.pay(item.payer, item.payee, extra, "hu.dealer", "R59", ("dealer", extra))
+
+
 def settle_declarations(table: Table) -> None:
     """杀报 (R31): a declarer fed the win, or another seat self-drew past it."""
     record, rules = table.record, table.rules

@@ -26,6 +26,11 @@ def round_what_if(*, round_: Round, rules: RuleSet, record: Mapping[str, Any] | 
 
 def evening_what_if(*, evening: Evening, rules: RuleSet) -> EveningSides:
     """The evening's totals beside the same rounds scored under `rules` (今晚按兴义算)."""
-    outcomes = [round_outcome(r.number, r.net, r.record, rules) for r in evening_rounds_queryset(evening=evening)]
+    outcomes, streak, last_dealer = [], 0, None
+    for r in evening_rounds_queryset(evening=evening):
+        streak = streak + 1 if r.dealer == last_dealer else 0  # 连庄 (R59), as the evening would have counted it
+        last_dealer = r.dealer
+        record = {**r.record, "dealer_streak": streak} if rules.dealer_streak_bonus else r.record
+        outcomes.append(round_outcome(r.number, r.net, record, rules))
     return evening_sides(evening_names(evening=evening), evening_stake(evening=evening), outcomes,
                          ruleset_from_dict(evening.rules), rules)

@@ -47,7 +47,8 @@ class IdempotencyKeyReused(Exception):
         self.existing = existing
 
 
-def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any], *,
+                    before: int | None = None) -> dict[str, Any]:
     """The record as the evening fixes it: its players' names, its stake, its rules (R41).
 
     `rules` go in as options in full, so the record is scored under exactly those rules whatever
@@ -65,7 +66,23 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     data["options"] = {k: v for k, v in rules.items() if k != "preset"}
     data["stake"] = selectors.evening_stake_text(evening=evening)
     data["seats"] = [{**(s if isinstance(s, Mapping) else {}), "name": n} for s, n in zip(seats, names)]
+    data.pop("dealer_streak", None)
+    if rules.get("dealer_streak_bonus"):  # 连庄 (R59): the evening knows the streak, the form does not
+        data["dealer_streak"] = _dealer_streak(evening, data.get("dealer"), before=before)
     return data
+
+
+def _dealer_streak(evening: Evening, dealer: Any, *, before: int | None) -> int:
+    """How many rounds in a row, just before this one, `dealer` dealt (R59)."""
+    rounds = Round.objects.filter(evening=evening).order_by("-number")
+    if before is not None:
+        rounds = rounds.filter(number__lt=before)
+    streak = 0
+    for dealt in rounds.values_list("dealer", flat=True)[:1000]:
+        if dealt != dealer:
+            break
+        streak += 1
+    return streak
 
 
 def _stored_record(settlement: Settlement) -> dict[str, Any]:
@@ -186,7 +203,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     确认 / 有异议, so the table is asked again.
     """
     evening, current = _locked_round(round, expected_version)
-    settlement = settle_record(_evening_record(evening, record, current.rules))
+    settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number))
     if _same_round(settlement, current):
         return current
     before = snapshot(current)

@@ -43,6 +43,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "ze_ren_gold": (True, False),
     "chui_feng": (True, False),
     "declare_kill_by_kind": (True, False),
+    "declare_floor": (True, False),
+    "dealer_bonus": (0, 1),
+    "dealer_streak_bonus": (0, 1),
 }
 
 
@@ -300,6 +303,7 @@ def _build(rng: random.Random) -> dict[str, Any]:
         "turned": turned,
         "first_yaoji": _first_yaoji(rng, seats),
         "outcome": outcome,
+        **({"dealer_streak": rng.choice((1, 2, 5))} if rng.random() < 0.3 else {}),
     }
 
 

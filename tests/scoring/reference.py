@@ -110,17 +110,21 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     xg = [bool(s.get("xiang_gong")) for s in seats]
     bonus = [rules.declare[s["declared"]] if s.get("declared") else 0 for s in seats]
     value, ready = [0] * n, [False] * n
+
+    def with_bonus(pattern: int, extra: int) -> int:  # R8, R11; R58: the bonus as a floor
+        return max(pattern, extra) if rules.declare_floor else pattern + extra
+
     for i, raw in enumerate(seats):
         counts = counts_of(raw.get("concealed", ""))
         melds = [(kind_index(m["tile"]), 4 if m["type"] == "kong" else 3) for m in _melds(raw)]
         if i in winners:
             found = naive_patterns(counts, [k for k, _ in melds])
-            value[i] = max(rules.patterns[p] for p in found) + bonus[i]
+            value[i] = with_bonus(max(rules.patterns[p] for p in found), bonus[i])
             ready[i] = True
         elif not xg[i]:
             waits = naive_waits(counts, melds, rules.patterns)
             if waits:
-                value[i], ready[i] = max(waits.values()) + bonus[i], True
+                value[i], ready[i] = with_bonus(max(waits.values()), bonus[i]), True
     net = [0] * n
     flows = [[0] * n for _ in range(n)]
 
@@ -177,13 +181,20 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     def self_draw_price(v: int) -> int:  # R12, R45
         return {"plus_one": v + 1, "double": 2 * v, "plain": v, "double_plus_one": 2 * v + 1}[rules.self_draw]
 
+    dealer_extra = rules.dealer_bonus + rules.dealer_streak_bonus * data.get("dealer_streak", 0)
+
+    def pay_hu(payer: int, payee: int, points: int) -> None:  # R59: the dealer's win or loss moves more
+        pay(payer, payee, points)
+        if points and dealer_extra and dealer in (payer, payee):
+            pay(payer, payee, dealer_extra)
+
     for w in winners:  # R11–R14
         v = value[w]
         if source is None:
             for o in others(w):
-                pay(o, w, self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
+                pay_hu(o, w, self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
         elif robbed:  # R14, R46
-            pay(source, w, {"pay_all": (n - 1) * self_draw_price(v), "qing_yi_se": max(v, rules.patterns["qing_yi_se"]),
+            pay_hu(source, w, {"pay_all": (n - 1) * self_draw_price(v), "qing_yi_se": max(v, rules.patterns["qing_yi_se"]),
                             "pay_all_plain": (n - 1) * v, "four_v": 4 * v, "v_plus_one": v + 1}[rules.robbed_kong])
         elif hot:
             kong = next(m for m in _melds(seats[source]) if m["type"] == "kong" and m["tile"] == hot)
@@ -191,9 +202,9 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
             if extra is None:
                 extra = 0 if kong.get("late") else (
                     dou_value(kong["kind"]) * (1 if kong["kind"] == "dian" else n - 1))
-            pay(source, w, v + extra)
+            pay_hu(source, w, v + extra)
         else:
-            pay(source, w, v)
+            pay_hu(source, w, v)
     if source is None:  # R31
         for s in others(winners[0]):
             if seats[s].get("declared"):  # R31, or R56: its own bonus
@@ -215,7 +226,9 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
                 continue
             counterparts = [m["from"]] if m["kind"] == "dian" else others(s)
             for o in counterparts:
-                if owner_collects:
+                if owner_collects and m["kind"] == "dian" and rules.dian_payer == "konger":  # R57
+                    pay(s, o, dou_value("dian"))
+                elif owner_collects:
                     pay(o, s, dou_value(m["kind"]))
                 elif pays_back and ready[o] and o not in burned:
                     pay(s, o, dou_value(m["kind"]))

@@ -32,8 +32,8 @@ SETTINGS = settings(max_examples=int(os.environ.get("ZHUOJI_EXAMPLES", "200")), 
 
 RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-rule variant's (R45 on)
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45"}, "hu.hot_shot": {"R13", "R47"},
-    "hu.robbed": {"R14", "R46"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"}, "dou.zhuanwan": {"R16"},
-    "dou.dian": {"R16"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
+    "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
+    "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
     "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "cap": {"R53"},
 }
@@ -50,6 +50,8 @@ VARIANT_ON = {
     "R53": lambda r: r.cap > 0,
     "R54": lambda r: not r.ze_ren_gold,
     "R56": lambda r: r.declare_kill_by_kind,
+    "R57": lambda r: r.dian_payer == "konger",
+    "R59": lambda r: r.dealer_bonus > 0 or r.dealer_streak_bonus > 0,
 }
 
 # ---------------------------------------------------------------------------------- the naive checker
@@ -205,17 +207,21 @@ def test_seat_standing_agrees_with_the_naive_checker(data):
     for seat, raw in enumerate(data["seats"]):
         melds = [(kind_index(m["tile"]), 4 if m["type"] == "kong" else 3) for m in raw["melds"]]
         bonus = rules.declare[raw["declared"]] if raw.get("declared") else 0
+
+        def with_bonus(pattern: int) -> int:  # R58: 报听 as a floor
+            return max(pattern, bonus) if rules.declare_floor else pattern + bonus
+
         counts = counts_of(raw["concealed"])
         hand = s.hands[seat]
         if seat in winners:
             found = naive_patterns(counts, [k for k, _ in melds])
-            assert hand.status == "won" and hand.value == max(rules.patterns[p] for p in found) + bonus
+            assert hand.status == "won" and hand.value == with_bonus(max(rules.patterns[p] for p in found))
         elif raw.get("xiang_gong"):
             assert hand.status == "not_ready"  # R37
         else:
             waits = naive_waits(counts, melds, rules.patterns)
             assert hand.ready == bool(waits)
-            assert hand.value == (max(waits.values()) + bonus if waits else 0)
+            assert hand.value == (with_bonus(max(waits.values())) if waits else 0)
 
 
 @SETTINGS

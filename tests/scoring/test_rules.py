@@ -44,6 +44,10 @@ TABLE = {
     "ze_ren_gold": (True, True, True),
     "chui_feng": (False, False, False),
     "declare_kill_by_kind": (False, False, False),
+    "dian_payer": ("feeder", "feeder", "feeder"),
+    "declare_floor": (False, False, False),
+    "dealer_bonus": (0, 0, 0),
+    "dealer_streak_bonus": (0, 0, 0),
 }
 
 

@@ -1,4 +1,4 @@
-"""R45–R56: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R59: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -17,7 +17,8 @@ VARIANT_OPTIONS = {
     "self_draw": ("plain", "double_plus_one"), "robbed_kong": ("pay_all_plain", "four_v", "v_plus_one"),
     "hot_shot_bonus": ("double",), "turned_chicken": ("self", "self_next"), "bao_ji": ("shown",),
     "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
-    "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,),
+    "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
+    "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
 }
 
 
@@ -251,3 +252,61 @@ def test_r56_each_declarer_pays_its_own_bonus_on_a_self_draw(declared, bonus):
     # 平胡 V = 1 self-drawn: 2 from each; seat 1 pays its own bonus on top (贵阳's fixed number is 0).
     assert s.net == [6 + bonus, -2 - bonus, -2, -2]
     assert item_set(s, "bao.kill") == [(1, 0, bonus, "bao.kill", "R56")]
+
+
+# ---------------------------------------------------------------------------------- R57 点豆 paid by the konger
+
+@pytest.mark.parametrize("dian_payer, net", [
+    # 平胡 on seat 2's 8万 with a 点豆 of 7条 fed by seat 2 (test_win): seat 2 pays 1 + 1.
+    ("feeder", [1 + 1, 0, -2, 0]),
+    # "the reverse direction": seat 0 pays its feeder the 点豆 1. seat 0: 1 − 1; seat 2: −1 + 1
+    ("konger", [0, 0, 0, 0]),
+])
+def test_r57_dian_dou_paid_by_the_konger(dian_payer, net):
+    s = settle(["123m456p789p88m D7s<2", READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")),
+               options={"dian_payer": dian_payer})
+    assert s.net == net
+    if dian_payer == "konger":
+        assert item_set(s, "dou.dian") == [(0, 2, 1, "dou.dian", "R57")]
+
+
+# ---------------------------------------------------------------------------------- R58 报听 as a floor
+
+@pytest.mark.parametrize("floor, value", [
+    (False, 1 + 17),     # R11: pattern + bonus
+    (True, max(1, 17)),  # "max(pattern, bonus) instead of pattern + bonus (values seen: 17 dealer …)"
+])
+def test_r58_declaration_as_a_floor(floor, value):
+    data = record(["123m456p789p88m M7s", READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")),
+                  options={"declare_floor": floor, "declare": {"hard": 17}})
+    data["seats"][0]["declared"] = "hard"
+    s = settle_record(data)
+    assert s.hands[0].value == value
+    assert item_set(s, "hu.discard") == [(2, 0, value, "hu.discard", "R11")]
+
+
+# ---------------------------------------------------------------------------------- R59 庄家加番 / 连庄
+
+@pytest.mark.parametrize("dealer, options, streak, net", [
+    # "a dealer's win … moves 1 more per payer": the dealer self-draws 平胡, each pays 2 + 1.
+    (0, {"dealer_bonus": 1}, 0, [9, -3, -3, -3]),
+    # "… or loss": seat 0 self-draws while seat 1 deals; only the dealer pays 2 + 1.
+    (1, {"dealer_bonus": 1}, 0, [7, -3, -2, -2]),
+    # "+1 per consecutive dealership (the streak comes from the evening)": the dealer's third round
+    # in a row (streak 2): each pays 2 + 1 + 2.
+    (0, {"dealer_bonus": 1, "dealer_streak_bonus": 1}, 2, [15, -5, -5, -5]),
+    # Off (every preset): the streak changes nothing.
+    (0, {}, 2, [6, -2, -2, -2]),
+])
+def test_r59_dealer_bonus_and_streak(dealer, options, streak, net):
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), dealer=dealer, options=options)
+    data["dealer_streak"] = streak
+    s = settle_record(data)
+    assert s.net == net
+    assert {i.rule for i in s.items if i.reason == "hu.dealer"} <= {"R59"}
+
+
+def test_r59_three_players():
+    # Seat 0 self-draws 平胡 while seat 2 deals: seat 1 pays 2, the dealer 2 + 1.
+    data = record([PING_BARE, READY_1, FILL_A], self_draw(0, "8m"), dealer=2, options={"dealer_bonus": 1})
+    assert settle_record(data).net == [5, -2, -3]

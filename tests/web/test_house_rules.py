@@ -66,3 +66,17 @@ def test_what_if_can_flip_a_house_rule(client):
                                     {"what_if-preset": "guiyang", "what_if-self_draw": "plain"}).content.decode())
     # E2 under 贵阳: [−29, 59, −1, −29]; each payer pays 1 less for the self-draw under R45.
     assert "今晚按贵阳 · 自定 1 项算：老王 −28 而不是 −29、小李 +56 而不是 +59、阿珍 0 而不是 −1、张哥 −28 而不是 −29" in page
+
+
+def test_the_evening_supplies_and_stores_the_dealers_streak():
+    # 连庄 (R59): E1 three times, 老王 (seat 0) dealing each time and winning 平胡 on 阿珍's discard.
+    evening = services.evening_create(names=["老王", "小李", "阿珍", "张哥"], stake=1, preset="guiyang",
+                                      options={"dealer_streak_bonus": 1})
+    rounds = [services.round_record(evening=evening, record=example_record("E1")) for _ in range(3)]
+    assert [r.record.get("dealer_streak", 0) for r in rounds] == [0, 1, 2]
+    # The dealer's win moves 1 more per round it has dealt in a row: 阿珍 pays 0, 1, 2 more.
+    assert [[(i["payer"], i["points"]) for i in r.settlement["items"] if i["reason"] == "hu.dealer"]
+            for r in rounds] == [[], [(2, 1)], [(2, 2)]]
+    # A correction of round 2 counts the rounds before it only.
+    corrected = services.round_correct(round=rounds[1], record=example_record("E1"), expected_version=1)
+    assert corrected.record["dealer_streak"] == 1

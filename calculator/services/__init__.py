@@ -19,12 +19,12 @@ from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save
 from .evenings import evening_create
 from .exchange import EXPORT_FORMAT, evening_export, evening_import
 from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
-from .rounds import IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
+from .rounds import IdempotencyKeyDeleted, IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
 
 __all__ = [
     "draft_confirm", "record_digest", "round_confirm",
     "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save",
-    "EXPORT_FORMAT", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
+    "EXPORT_FORMAT", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
     "evening_create", "evening_export", "evening_import", "round_correct", "round_delete", "round_record",
     "transfer_mark_paid", "transfer_mark_unpaid",
 ]

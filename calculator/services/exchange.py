@@ -148,7 +148,11 @@ class _Scorer:
         rebuilt = self.seen[key]
         if _decided(data) != _decided(rebuilt):
             raise _refuse("round %(n)s does not score as the file says", n=data["number"])
-        return {"number": _count(data["number"]), **rebuilt, "version": _count(data["version"])}
+        kept = {"number": _count(data["number"]), **rebuilt, "version": _count(data["version"])}
+        if "idempotency_key" in data:  # snapshots have kept their form's key since issue 14
+            key = data["idempotency_key"]
+            kept["idempotency_key"] = str(uuid.UUID(key)) if key is not None else None
+        return kept
 
     def _score(self, record: Any, rules: Any) -> dict[str, Any]:
         ruleset = ruleset_from_dict(rules)
@@ -201,7 +205,7 @@ def _check_round(data: Any, scorer: _Scorer) -> Round:
     if not isinstance(data, Mapping):
         raise _refuse("a round is an object")
     rebuilt = scorer.snapshot(data)
-    key = data["idempotency_key"]
+    key = rebuilt.pop("idempotency_key")
     return Round(**rebuilt, idempotency_key=uuid.UUID(key) if key is not None else None,
                  created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]))
 

@@ -47,6 +47,15 @@ class IdempotencyKeyReused(Exception):
         self.existing = existing
 
 
+class IdempotencyKeyDeleted(Exception):
+    """The form's key recorded a round that has since been deleted: a resend (a phone that lost
+    its answer, the back button) must not bring it back. `number` is the deleted round's."""
+
+    def __init__(self, number: int):
+        super().__init__(f"this form recorded round {number}, which was deleted")
+        self.number = number
+
+
 def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any], *,
                     before: int | None = None) -> dict[str, Any]:
     """The record as the evening fixes it: its players' names, its stake, its rules (R41).
@@ -116,6 +125,8 @@ def snapshot(round_: Round) -> dict[str, Any]:
         "dealer": round_.dealer,
         "next_dealer": round_.next_dealer,
         "version": round_.version,
+        # So that a resent submit finds its round even after it was deleted (round_record).
+        "idempotency_key": str(round_.idempotency_key) if round_.idempotency_key else None,
     }
 
 
@@ -151,6 +162,9 @@ def round_record(
             if not _same_round(settlement, existing):
                 raise IdempotencyKeyReused(existing)
             return existing
+        deleted = evening.changes.filter(kind=Change.DELETED, before__idempotency_key=str(idempotency_key)).first()
+        if deleted is not None:
+            raise IdempotencyKeyDeleted(deleted.round_number)
     number = selectors.next_round_number(evening=evening)
     now = timezone.now()
     round_ = Round(evening=evening, number=number, idempotency_key=idempotency_key,

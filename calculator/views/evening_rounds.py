@@ -116,6 +116,10 @@ def round_new(request, evening: Evening):
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         except services.IdempotencyKeyReused as reused:
             recorded_as = reused.existing
+        except services.IdempotencyKeyDeleted as deleted:
+            messages.warning(request, _("这张表记过第{number}局，那一局后来被删了，所以没有再记一次。要重记，请点“记一局”开一张新表。")
+                             .format(number=deleted.number))
+            return redirect("calculator:evening_detail", token=evening.token)
         else:
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))
             return redirect("calculator:evening_detail", token=evening.token)

@@ -133,6 +133,22 @@ def test_the_same_key_in_another_evening_is_a_new_round():
     assert a.pk != b.pk
 
 
+
+def test_a_submit_resent_after_its_round_was_deleted_is_not_recorded_again():
+    """The key is remembered in the history of the deleted round: the resend is answered with
+    what became of it, and nothing is stored."""
+    evening = make_evening()
+    key = uuid.uuid4()
+    round_ = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    services.round_delete(round=round_)
+    changes = Change.objects.count()
+    with pytest.raises(services.IdempotencyKeyDeleted) as deleted:
+        services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    assert deleted.value.number == round_.number
+    assert Round.objects.count() == 0 and Change.objects.count() == changes
+    services.round_record(evening=evening, record=example_record("E1"), idempotency_key=uuid.uuid4())
+    assert Round.objects.count() == 1
+
 def test_recording_writes_the_history():
     evening = make_evening()
     services.round_record(evening=evening, record=example_record("E1"), by="老王")

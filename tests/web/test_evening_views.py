@@ -597,3 +597,13 @@ def test_a_correction_of_only_the_turned_tile_says_so_before_and_after_it_is_sav
 
     history = client.get(url("evening_history", evening)).content.decode()
     assert "翻牌：5万 → 6条" in history
+
+
+def test_a_submit_resent_after_its_round_was_deleted_says_so_and_records_nothing(client):
+    evening = make_evening()
+    data = round_post("E1", idempotency_key=str(uuid.uuid4()))
+    client.post(url("evening_round_new", evening), data)
+    services.round_delete(round=Round.objects.get(evening=evening))
+    response = client.post(url("evening_round_new", evening), data, follow=True)
+    assert Round.objects.filter(evening=evening).count() == 0
+    assert "被删了" in response.content.decode()

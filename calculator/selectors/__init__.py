@@ -10,12 +10,12 @@
 """
 from .drafts import draft_changes, draft_version, evening_draft, evening_words_version
 from .evenings import (
-    EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
+    ROUNDS_PER_PAGE, EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
     evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
     evening_totals, evening_version, next_dealer, next_round_number, round_correction_preview,
     round_get, round_was_deleted,
 )
-from .history import HistoryRow, evening_history
+from .history import HistoryRow, evening_history, evening_history_page
 from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
 from .settle_up import (
     SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
@@ -23,9 +23,9 @@ from .settle_up import (
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
-    "draft_changes", "draft_version", "evening_draft", "evening_words_version",
+    "ROUNDS_PER_PAGE", "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
-    "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history",
+    "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history", "evening_history_page",
     "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
     "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",

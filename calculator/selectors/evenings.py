@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
@@ -167,6 +168,12 @@ def next_dealer(*, evening: Evening) -> int:
 # -- the evening page --------------------------------------------------------------------------
 
 
+# The evening page lists this many rounds, the latest first; older ones are a page away. What it
+# shows of every round (totals, the chart) comes from the rounds' nets alone, so a 500-round
+# evening's page costs about what a 20-round one does.
+ROUNDS_PER_PAGE = 20
+
+
 @dataclass(frozen=True)
 class EveningBoard:
     """What the evening page and the read-only page show, read once."""
@@ -174,7 +181,9 @@ class EveningBoard:
     evening: Evening
     names: list[str]
     totals: list[PlayerTotal]
-    rounds: list[RoundRow]
+    rounds: list[RoundRow]  # one page of them, the latest first
+    round_count: int
+    page: Page
     chart_svg: str
     next_dealer: str
     next_number: int
@@ -183,19 +192,24 @@ class EveningBoard:
     rules_words: list[tuple[str, str]]
 
 
-def evening_board(*, evening: Evening) -> EveningBoard:
-    """Everything the evening page shows, from one read of the rounds (it is polled every 5 s)."""
+def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoard:
+    """Everything the evening page shows (it is polled every 5 s): the totals and chart from every
+    round's net only, and one page (`page`, 1 = the latest) of rounds read whole."""
     names = evening_names(evening=evening)
-    rounds = list(evening_rounds_queryset(evening=evening))
-    nets = [r.net for r in rounds]
+    slim = list(evening_rounds_queryset(evening=evening).values_list("net", "next_dealer"))
+    nets = [net for net, _ in slim]
+    latest_first = Round.objects.filter(evening=evening).order_by("-number")
+    shown = Paginator(latest_first, ROUNDS_PER_PAGE, allow_empty_first_page=True).get_page(page)
     rules = ruleset_from_dict(evening.rules)
     return EveningBoard(
         evening=evening,
         names=names,
         totals=_player_totals(evening, names, nets),
-        rounds=[round_row(r, names) for r in reversed(rounds)],
+        rounds=[round_row(r, names) for r in shown],
+        round_count=len(nets),
+        page=shown,
         chart_svg=_chart(_running(names, nets)),
-        next_dealer=names[_next_dealer(evening, rounds[-1] if rounds else None)],
+        next_dealer=names[slim[-1][1] if slim else evening.first_dealer],
         next_number=next_round_number(evening=evening),
         stake=evening_stake_text(evening=evening),
         rules_headline=rules_headline(rules),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.utils.translation import gettext_lazy
 
 from ..models import Change, Evening
@@ -61,23 +62,36 @@ def _snapshot_summary(snapshot: dict[str, Any] | None, names: list[str]) -> str:
     return outcome_text(snapshot["record"], snapshot["settlement"], names)
 
 
+HISTORY_PER_PAGE = 30
+
+
+def evening_history_page(*, evening: Evening, page: int | str | None = 1) -> tuple[list[HistoryRow], Page]:
+    """One page (1 = the newest) of the evening's changes, newest first: the history page's cost
+    does not grow with the evening."""
+    names = evening_names(evening=evening)
+    changes = Change.objects.filter(evening=evening).order_by("-at", "-id")
+    shown = Paginator(changes, HISTORY_PER_PAGE, allow_empty_first_page=True).get_page(page)
+    return [_row(change, names) for change in shown], shown
+
+
 def evening_history(*, evening: Evening) -> list[HistoryRow]:
     """Every change to the evening's rounds, newest first (R42)."""
     names = evening_names(evening=evening)
-    rows = []
-    for change in Change.objects.filter(evening=evening).order_by("-at", "-id"):
-        before = change.before["net"] if change.before else [None] * len(names)
-        after = change.after["net"] if change.after else [None] * len(names)
-        rows.append(HistoryRow(
-            kind=change.kind,
-            title=str(KIND_TITLES[change.kind]),
-            round_number=change.round_number,
-            at=change.at,
-            by=change.by,
-            before=_snapshot_summary(change.before, names),
-            after=_snapshot_summary(change.after, names),
-            nets=[HistoryNet(*row) for row in zip(names, before, after)],
-            details=(record_changes(change.before["record"], change.after["record"], names)
-                     if change.before and change.after else []),
-        ))
-    return rows
+    return [_row(change, names) for change in Change.objects.filter(evening=evening).order_by("-at", "-id")]
+
+
+def _row(change: Change, names: list[str]) -> HistoryRow:
+    before = change.before["net"] if change.before else [None] * len(names)
+    after = change.after["net"] if change.after else [None] * len(names)
+    return HistoryRow(
+        kind=change.kind,
+        title=str(KIND_TITLES[change.kind]),
+        round_number=change.round_number,
+        at=change.at,
+        by=change.by,
+        before=_snapshot_summary(change.before, names),
+        after=_snapshot_summary(change.after, names),
+        nets=[HistoryNet(*row) for row in zip(names, before, after)],
+        details=(record_changes(change.before["record"], change.after["record"], names)
+                 if change.before and change.after else []),
+    )

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from .confirmations import draft_confirm, round_confirm
 from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save
 from .evenings import evening_create
-from .exchange import EXPORT_FORMAT, evening_export, evening_import
+from .exchange import EXPORT_FORMAT, evening_export, evening_export_json, evening_import
 from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
 from .rounds import IdempotencyKeyDeleted, IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
 
@@ -25,6 +25,6 @@ __all__ = [
     "draft_confirm", "record_digest", "round_confirm",
     "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save",
     "EXPORT_FORMAT", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
-    "evening_create", "evening_export", "evening_import", "round_correct", "round_delete", "round_record",
+    "evening_create", "evening_export", "evening_export_json", "evening_import", "round_correct", "round_delete", "round_record",
     "transfer_mark_paid", "transfer_mark_unpaid",
 ]

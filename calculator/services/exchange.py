@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -60,11 +60,7 @@ def _moment(text: Any) -> datetime:
     return value
 
 
-def evening_export(*, evening: Evening) -> dict[str, Any]:
-    """The whole evening as JSON-ready data: players, rules, rounds, history and paid marks.
-
-    The two addresses are not part of it: an imported copy gets addresses of its own.
-    """
+def _header(evening: Evening) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT,
         "title": evening.title,
@@ -73,25 +69,53 @@ def evening_export(*, evening: Evening) -> dict[str, Any]:
         "rules": evening.rules,
         "first_dealer": evening.first_dealer,
         "players": [p.name for p in evening.players.order_by("seat")],
-        "rounds": [
-            {
-                **snapshot(r),
-                "idempotency_key": str(r.idempotency_key) if r.idempotency_key else None,
-                "created_at": _when(r.created_at),
-                "updated_at": _when(r.updated_at),
-            }
-            for r in evening.rounds.order_by("number")
-        ],
-        "history": [
-            {"round_number": c.round_number, "kind": c.kind, "at": _when(c.at), "by": c.by,
-             "before": c.before, "after": c.after}
-            for c in evening.changes.order_by("at", "id")
-        ],
-        "paid": [
-            {"payer": p.payer, "payee": p.payee, "points": p.points, "paid_at": _when(p.paid_at)}
-            for p in evening.paid_transfers.order_by("paid_at", "id")
-        ],
     }
+
+
+def _lists(evening: Evening) -> dict[str, Iterator[dict[str, Any]]]:
+    """The export's long lists, each read from the database a chunk at a time."""
+    rounds = (
+        {
+            **snapshot(r),
+            "idempotency_key": str(r.idempotency_key) if r.idempotency_key else None,
+            "created_at": _when(r.created_at),
+            "updated_at": _when(r.updated_at),
+        }
+        for r in evening.rounds.order_by("number").iterator(chunk_size=100)
+    )
+    history = (
+        {"round_number": c.round_number, "kind": c.kind, "at": _when(c.at), "by": c.by,
+         "before": c.before, "after": c.after}
+        for c in evening.changes.order_by("at", "id").iterator(chunk_size=100)
+    )
+    paid = (
+        {"payer": p.payer, "payee": p.payee, "points": p.points, "paid_at": _when(p.paid_at)}
+        for p in evening.paid_transfers.order_by("paid_at", "id")
+    )
+    return {"rounds": rounds, "history": history, "paid": paid}
+
+
+def evening_export(*, evening: Evening) -> dict[str, Any]:
+    """The whole evening as JSON-ready data: players, rules, rounds, history and paid marks.
+
+    The two addresses are not part of it: an imported copy gets addresses of its own.
+    """
+    return {**_header(evening), **{key: list(items) for key, items in _lists(evening).items()}}
+
+
+def evening_export_json(*, evening: Evening) -> Iterator[str]:
+    """`evening_export` as JSON text, a piece at a time: a 500-round evening (5 MB) is never held
+    whole in memory, and the first bytes leave before the last round is read."""
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    yield dumps(_header(evening))[:-1]
+    for key, items in _lists(evening).items():
+        yield f',{dumps(key)}:['
+        for i, item in enumerate(items):
+            yield ("," if i else "") + dumps(item)
+        yield "]"
+    yield "}\n"
 
 
 # -- checking: everything below reads the file only, and writes nothing -------------------------

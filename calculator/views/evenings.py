@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -68,7 +68,8 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
         version += f".{selectors.draft_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
-    context = {**context, "board": selectors.evening_board(evening=evening), "version": version,
+    board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
+    context = {**context, "board": board, "version": version,
                "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules))}
     if with_draft:
         context["draft"] = _draft_summary(evening)
@@ -224,7 +225,8 @@ def transfer_paid(request, evening: Evening):
 @require_GET
 @editing
 def evening_history(request, evening: Evening):
-    context = {**base_context(request, evening), "history": selectors.evening_history(evening=evening)}
+    history, page = selectors.evening_history_page(evening=evening, page=request.GET.get("page"))
+    context = {**base_context(request, evening), "history": history, "page": page}
     return render(request, "calculator/evening/history.html", context)
 
 
@@ -277,8 +279,8 @@ def follow_report_pdf(request, evening: Evening):
 @require_GET
 @editing
 def evening_export(request, evening: Evening):
-    data = services.evening_export(evening=evening)
-    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response = StreamingHttpResponse(services.evening_export_json(evening=evening),
+                                     content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.json"'
     return response
 

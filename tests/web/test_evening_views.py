@@ -530,7 +530,10 @@ def test_export_and_import_through_the_pages(client):
     record_rounds(evening, ["E1", "E2"])
     exported = client.get(url("evening_export", evening))
     assert exported["Content-Type"] == "application/json"
-    upload = SimpleUploadedFile("evening.json", exported.content, content_type="application/json")
+    assert exported.streaming  # a long evening's file is never held whole in memory (issue 15)
+    content = b"".join(exported.streaming_content)
+    assert json.loads(content) == services.evening_export(evening=evening)
+    upload = SimpleUploadedFile("evening.json", content, content_type="application/json")
     response = client.post(reverse("calculator:evening_import"), {"file": upload})
     copy = Evening.objects.exclude(pk=evening.pk).get()
     assert response["Location"] == url("evening_detail", copy)

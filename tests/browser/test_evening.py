@@ -136,7 +136,7 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
     assert path.read_bytes().startswith(b"%PDF")
 
     page.get_by_role("link", name=re.compile("分享")).click()
-    expect(page.locator("svg.qr")).to_be_visible()
+    expect(page.locator("svg.qr").first).to_be_visible()  # the share page has two codes now
     screenshot(suffix="10-share")
 
 
@@ -155,8 +155,15 @@ def test_a_thirty_round_evening_reads_well_on_a_phone(live_server, page: Page, s
     rounds = record_rounds(evening, [("E1", "E2", "E3", "E4", "E5")[i % 5] for i in range(30)])
     services.round_correct(round=rounds[1], record=example_record("E3"), expected_version=1)
     page.goto(f"{live_server.url}/e/{evening.token}/")
-    expect(page.locator("#evening-rounds li")).to_have_count(30)
+    expect(page.locator("#evening-rounds li")).to_have_count(20)  # the latest 20; the rest a page away
+    expect(page.locator("#totals-title")).to_contain_text("共 30 局")
     screenshot(suffix="evening")
+    page.get_by_role("link", name="更早的局").click()
+    expect(page.locator("#evening-rounds li")).to_have_count(10)
+    expect(page.locator("#evening-rounds li").last).to_contain_text("第1局")
+    screenshot(suffix="evening-older")
+    page.get_by_role("link", name="较新的局").click()
+    expect(page.locator("#evening-rounds li").first).to_contain_text("第30局")
     screenshot(suffix="evening-top", full_page=False)
     page.get_by_text("这一晚的规则").click()
     expect(page.locator(".ev-rules")).to_be_visible()

@@ -20,7 +20,7 @@ def test_pages_are_sent_gzipped_to_a_browser_that_accepts_it(client):
         assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
         body = gzip.decompress(packed.content)
         assert b"</html>" in body
-        assert len(packed.content) < len(plain.content) / 2, path
+        assert len(packed.content) < len(plain.content) * 0.6, path  # gzip pads 0–100 random bytes
 
 
 def test_the_round_form_is_small_once_compressed(client):

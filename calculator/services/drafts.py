@@ -66,7 +66,8 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
         draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key else {}))
-    names = set(values) if changed is None or not draft.data else changed & set(values)
+    filling = not draft.data
+    names = set(values) if changed is None or filling else changed & set(values)
     overlaps = []
     writes = {}
     for name in sorted(names):
@@ -84,7 +85,11 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
         draft.version += 1
         for name, new in writes.items():
             draft.data[name] = new
-            draft.fields[name] = {"v": draft.version, "client": client[:40], "by": by[:MAX_BY]}
+            # The first save fills in the whole form; what this phone did not change there is the
+            # form as every phone opens it: version 0, nobody's change, nothing to poll.
+            untouched = filling and changed is not None and name not in changed
+            draft.fields[name] = {"v": 0 if untouched else draft.version, "client": client[:40],
+                                  "by": "" if untouched else by[:MAX_BY]}
         draft.updated_at = timezone.now()
         draft.save()
     return DraftSaved(draft=draft, overlaps=overlaps)

@@ -153,3 +153,13 @@ def test_words_given_on_the_draft_go_with_the_round_only_if_it_is_that_round():
     round_ = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
     words = {c.seat: (c.verdict, c.note) for c in round_.confirmations.all()}
     assert words == {0: ("confirmed", ""), 2: ("disputed", "不对")}
+
+
+def test_the_first_save_fills_the_form_in_without_claiming_what_it_did_not_change():
+    evening = make_evening()
+    blank = {**values_of("E1"), "seat0-concealed": [""], "seat1-concealed": [""]}
+    save(evening, {**blank, "seat2-concealed": ["123m"]}, changed={"seat2-concealed"}, client="c", by="阿珍")
+    saved = save(evening, {**blank, "seat1-concealed": ["456p"]}, changed={"seat1-concealed"}, base=0, client="b")
+    assert not saved.overlaps  # 阿珍's phone only filled 小李's hand in as blank, it did not change it
+    assert selectors.draft_changes(saved.draft, since=0, client="x") == {
+        "seat2-concealed": (["123m"], "阿珍"), "seat1-concealed": (["456p"], "")}

@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "calculator.middleware.request_size_cap",
     "calculator.middleware.utf8_only",
+    "calculator.views.errors.database_unavailable",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "calculator.middleware.SwitchOnlyLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -9,3 +9,5 @@ urlpatterns = [
     path("favicon.ico", favicon),  # for browsers that ask whatever the page names (iOS Safari)
     path("", include("calculator.urls")),
 ]
+
+handler500 = "calculator.views.errors.server_error"  # says whether the last action was saved

@@ -50,8 +50,8 @@ def test_a_page_that_fails_is_our_500_saying_nothing_was_changed(monkeypatch):
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(evening_views.selectors, "evening_history", broken)
-    response = client().get(reverse("calculator:evening_history", args=[evening.token]))
+    monkeypatch.setattr(evening_views.selectors, "evening_settle_up", broken)
+    response = client().get(reverse("calculator:evening_settle", args=[evening.token]))
     assert response.status_code == 500
     page = response.content.decode()
     assert "出错了" in page and "什么也没有改" in page and "Server Error" not in page

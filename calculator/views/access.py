@@ -52,10 +52,21 @@ editing = _by_address("token", lambda token: selectors.evening_for_editing(token
 reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
 
 
+class RoundDeleted(Exception):
+    """The round was there and someone deleted it (views/errors.py takes the loser of that race
+    to the evening, and says so, instead of a bare 404)."""
+
+    def __init__(self, evening: Evening, number: int):
+        super().__init__(f"round {number} was deleted")
+        self.evening, self.number = evening, number
+
+
 def round_or_404(evening: Evening, number: int) -> Round:
     try:
         return selectors.round_get(evening=evening, number=number)
     except Round.DoesNotExist:
+        if selectors.round_was_deleted(evening=evening, number=number):
+            raise RoundDeleted(evening, number) from None
         raise Http404 from None
 
 

@@ -4,6 +4,7 @@ just did was saved.
 - 503 (`database_unavailable`, a middleware): the database could not be reached or was busy too
   long (OperationalError, InterfaceError). Every write is one transaction, so a write that failed
   this way was not saved.
+- a round deleted by another phone meanwhile (`access.RoundDeleted`): to the evening, told so.
 - 500 (`server_error`, Django's handler500): anything else. A write may or may not have gone
   through before the failure, so the page says to look before entering it again.
 Both render a standalone template that needs no database and none of the app's context.
@@ -12,10 +13,14 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib import messages
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.shortcuts import redirect
 from django.template import loader
 from django.utils.translation import gettext as _
+
+from .access import RoundDeleted
 
 log = logging.getLogger("django.request")
 
@@ -36,6 +41,8 @@ def database_unavailable(get_response):
         return get_response(request)
 
     def process_exception(request, exception):
+        if isinstance(exception, RoundDeleted):
+            return _round_deleted(request, exception)
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
         log.error("Database unavailable: %s %s", request.method, request.path, exc_info=exception)
@@ -47,6 +54,15 @@ def database_unavailable(get_response):
 
     middleware.process_exception = process_exception
     return middleware
+
+
+def _round_deleted(request, gone: RoundDeleted) -> HttpResponse:
+    """To the evening (at the address the request came by: the read-only one stays read-only),
+    saying the round was deleted meanwhile."""
+    messages.warning(request, _("第{number}局已经被删了（别的手机刚删的），历史里还能看到。").format(number=gone.number))
+    if request.path.startswith("/v/"):
+        return redirect("calculator:evening_follow", read_token=gone.evening.read_token)
+    return redirect("calculator:evening_detail", token=gone.evening.token)
 
 
 def server_error(request):

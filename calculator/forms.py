@@ -17,31 +17,69 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_NOTE, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
-from .presentation.rules_text import CHOICE_WORDS, OPTION_NAMES
+from .presentation.options import OPTIONS, SECTIONS, Option, places_with
 from .scoring import PRESET_HANZI, PRESETS, RuleSet, rules_for
 from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
-from .scoring.rules import CHOICES
+from .scoring.rules import MAX_POINTS
 
 AS_PRESET = ""  # "keep what the region's preset says"
+BOOL_VALUES = {"yes": True, "no": False}
 
 
-def _with_places(option: str, value: str) -> str:
+def _with_places(option: Option, value: Any) -> str:
     """The value in words with the places whose preset uses it: 每家付 牌型+1（贵阳、兴义）."""
-    words = str(CHOICE_WORDS[option][value])
-    places = [preset_title(key) for key, rules in PRESETS.items() if getattr(rules, option) == value]
-    if places:
+    words = option.text(value)
+    if places := places_with(option.name, value):
         words = gettext("{words}（{places}）").format(words=words, places=gettext("、").join(places))
     return capfirst(words)
 
 
-def option_choices(option: str) -> list[tuple[str, Any]]:
-    """按地方规则, then every value of the option (in words, built when the page is shown)."""
-    return [(AS_PRESET, _("按地方规则"))] + [(value, lazy(_with_places, str)(option, value))
-                                              for value in CHOICES[option]]
+def _preset_values(option: Option, key: str | None = None) -> str:
+    """What each preset says, for a number field left blank: 按地方规则：贵阳 1、安顺 0、兴义 1."""
+    values = gettext("、").join(
+        f"{preset_title(place)} {getattr(rules, option.name)[key] if key else getattr(rules, option.name)}"
+        for place, rules in PRESETS.items())
+    return gettext("空着就按地方规则：{values}").format(values=values)
 
 
-def _option_field(option: str, label=None) -> forms.ChoiceField:
-    return forms.ChoiceField(label=label or OPTION_NAMES[option], required=False, choices=option_choices(option))
+def option_fields(option: Option, *, switch: bool = False) -> dict[str, forms.Field]:
+    """The form fields asking for one option (presentation.options.OPTIONS), by field name.
+
+    A blank (or 按地方规则) keeps the preset's value. Options of a few values are a menu, each
+    value in words with the places that play it; yes/no options likewise (or, with `switch`, one
+    switch); numbers are a number field, one per key for a map (牌型番数：平胡, …)."""
+    number = {"required": False, "min_value": 0, "max_value": MAX_POINTS,
+              "widget": forms.NumberInput(attrs={"inputmode": "numeric"})}
+    if option.keys:
+        return {f"{option.name}__{key}": forms.IntegerField(
+                    label=format_lazy(_("{name}：{words}"), name=option.title, words=name),
+                    help_text=lazy(_preset_values, str)(option, key), **number)
+                for key, name in option.keys.items()}
+    if callable(option.words):
+        return {option.name: forms.IntegerField(label=option.title, help_text=lazy(_preset_values, str)(option),
+                                                **number)}
+    if switch:
+        return {option.name: forms.BooleanField(
+            label=format_lazy(_("{name}：{words}"), name=option.title, words=option.words[True]), required=False,
+            widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))}
+    values = list(option.words)
+    keys = [key for key, value in BOOL_VALUES.items() if value in values] if values == [True, False] else values
+    return {option.name: forms.ChoiceField(
+        label=option.title, required=False,
+        choices=[(AS_PRESET, _("按地方规则")), *((key, lazy(_with_places, str)(option, BOOL_VALUES.get(key, key)))
+                                            for key in keys)])}
+
+
+def option_value(option: Option, data: dict[str, Any]) -> Any:
+    """What the fields of `option_fields` say, as the option's value; None for "as the preset"."""
+    if option.keys:
+        value = {key: data[f"{option.name}__{key}"] for key in option.keys
+                 if data.get(f"{option.name}__{key}") is not None}
+        return value or None
+    value = data.get(option.name)
+    if value in (None, AS_PRESET):
+        return None
+    return BOOL_VALUES.get(value, value) if isinstance(value, str) else value
 
 
 class EveningForm(forms.Form):
@@ -59,39 +97,25 @@ class EveningForm(forms.Form):
                                widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
     preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
                                choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
-    jian_dou_san = forms.BooleanField(label=_("见豆三：每个豆都算 3"), required=False)
-    self_draw = _option_field("self_draw")
-    turned_chicken = _option_field("turned_chicken")
-    chicken_discards = _option_field("chicken_discards")
-    chicken_collectors = _option_field("chicken_collectors")
-    # 家规 (R45–R56): the house-rule variants, off in every preset.
-    hot_shot_bonus = _option_field("hot_shot_bonus")
-    robbed_kong = _option_field("robbed_kong")
-    bao_ji = _option_field("bao_ji", _("包鸡"))
-    chicken_flow = _option_field("chicken_flow", _("鸡怎么流"))
-    chong_feng_on_top = forms.BooleanField(label=_("冲锋鸡另加，不代替那张幺鸡（R51）"), required=False)
-    dou_reverse = forms.BooleanField(label=_("豆倒赔：没叫的人的豆反赔有叫的（R52）"), required=False)
-    ze_ren_gold_off = forms.BooleanField(label=_("金鸡时责任鸡不翻倍（R54）"), required=False)
-    chui_feng = forms.BooleanField(label=_("吹风鸡：翻到 5筒 这局不算鸡（R55）"), required=False)
-    declare_kill_by_kind = forms.BooleanField(label=_("别人自摸时，报听的人按自己报的番数付（R56）"), required=False)
-    dian_payer = _option_field("dian_payer", _("点豆谁付"))
-    declare_floor = forms.BooleanField(label=_("报听保底：牌型和报听取大的，不相加（R58）"), required=False)
-    dealer_bonus = forms.IntegerField(label=_("庄家加番：庄家胡或付胡牌钱每家多几番（R59）"), required=False,
-                                      min_value=0, max_value=10_000, initial=0)
-    dealer_streak_bonus = forms.IntegerField(label=_("连庄：庄家每多连一庄再多几番（R59）"), required=False,
-                                             min_value=0, max_value=10_000, initial=0)
-    cap = forms.IntegerField(label=_("封顶：一局一家最多付另一家几番（0 = 不封顶，R53）"), required=False,
-                             min_value=0, max_value=10_000, initial=0)
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
                                           choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
                                                    for s in range(4)])
 
     NAME_FIELDS = ("player_0", "player_1", "player_2", "player_3")
-    OPTION_FIELDS = ("self_draw", "turned_chicken", "chicken_discards", "chicken_collectors")
-    HOUSE_CHOICE_FIELDS = ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow", "dian_payer")
-    HOUSE_FLAGS = ("chong_feng_on_top", "dou_reverse", "chui_feng", "declare_kill_by_kind", "declare_floor")
-    HOUSE_NUMBERS = ("cap", "dealer_bonus", "dealer_streak_bonus")
-    HOUSE_FIELDS = (*HOUSE_CHOICE_FIELDS, *HOUSE_FLAGS, "ze_ren_gold_off", *HOUSE_NUMBERS)
+
+    def option_sections(self) -> list[tuple[str, list[tuple[forms.BoundField, bool]]]]:
+        """The option fields by part of the rules (胡, 豆, 鸡, 报听, 坐庄), each with whether the
+        player changed it from the preset, for the template."""
+        sections: dict[str, list[tuple[forms.BoundField, bool]]] = {}
+        for option in OPTIONS:
+            fields = [self[name] for name in option_fields(option)]
+            sections.setdefault(str(SECTIONS[option.section]), []).extend(
+                (field, field.value() not in (None, AS_PRESET)) for field in fields)
+        return list(sections.items())
+
+    def changed_options(self) -> int:
+        """How many option fields the player filled in."""
+        return sum(changed for _title, fields in self.option_sections() for _field, changed in fields)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -115,18 +139,14 @@ class EveningForm(forms.Form):
 
     def options(self) -> dict[str, Any]:
         """The rule options chosen on top of the preset."""
-        data = self.cleaned_data
-        chosen = (*self.OPTION_FIELDS, *EveningForm.HOUSE_CHOICE_FIELDS)
-        options: dict[str, Any] = {name: data[name] for name in chosen if data.get(name)}
-        for name in ("jian_dou_san", *EveningForm.HOUSE_FLAGS):
-            if data.get(name):
-                options[name] = True
-        if data.get("ze_ren_gold_off"):
-            options["ze_ren_gold"] = False
-        for name in EveningForm.HOUSE_NUMBERS:
-            if data.get(name):
-                options[name] = data[name]
-        return options
+        values = {option.name: option_value(option, self.cleaned_data) for option in OPTIONS}
+        return {name: value for name, value in values.items() if value is not None}
+
+
+# Every option of RULES §9, blank (the preset's) unless changed: built from the OPTIONS table.
+for _option in OPTIONS:
+    EveningForm.base_fields.update(option_fields(_option))
+EveningForm.OPTION_FIELDS = tuple(name for option in OPTIONS for name in option_fields(option))
 
 
 class WhatIfForm(forms.Form):
@@ -134,9 +154,8 @@ class WhatIfForm(forms.Form):
     that they never mix with the round form's fields on the same POST). Nothing is stored."""
 
     prefix = "what_if"
-    RULE_FIELDS = ("preset", "jian_dou_san", *EveningForm.OPTION_FIELDS, *EveningForm.HOUSE_FIELDS)
+    RULE_FIELDS = ("preset", *EveningForm.OPTION_FIELDS)
     OPTION_FIELDS = EveningForm.OPTION_FIELDS
-    HOUSE_FIELDS = EveningForm.HOUSE_FIELDS
 
     def __init__(self, data=None, *, current: RuleSet, **kwargs):
         super().__init__(data, **kwargs)

@@ -11,7 +11,6 @@ libharfbuzz-subset0 is installed (../shared/STACK.md).
 """
 from __future__ import annotations
 
-import json
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from . import selectors
 from .presentation import chinese_page, outcome_text, present, tile_name, words_text
+from .presentation.options import changed_in_words
 from .scoring import WON
 from .scoring.record import DECLARED_HANZI
 from .scoring.tiles import SUIT_HANZI
@@ -196,10 +196,6 @@ def receipt_context(settlement) -> dict:
         (payer, ["—" if payee == i else (str(points) if points else "") for payee, points in enumerate(row)])
         for i, (payer, row) in enumerate(view.matrix)
     ]
-    options = {
-        key: json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        for key, value in record.rules.options().items()
-    }
     return {
         "view": view,
         "seats": seats,
@@ -208,7 +204,7 @@ def receipt_context(settlement) -> dict:
         "dealer": names[record.dealer],
         "outcome": outcome_text(record.to_dict(), settlement.to_dict(), names),
         "turned": tile_name(record.turned) if record.turned else "",
-        "options": ", ".join(f"{key}={value}" for key, value in options.items()),
+        "options": changed_in_words(record.rules),
     }
 
 

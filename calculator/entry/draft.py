@@ -22,7 +22,8 @@ from ..scoring import parse_tile
 from .entry import RoundEntry
 from .forms import MAX_MELDS, MAX_NOTATION, MeldForm, RoundForm, SeatForm, clean_notation
 
-_ROUND = "|".join(name for name in RoundForm.base_fields if name not in ("preset", "jian_dou_san", "stake"))
+_ROUND = "|".join(name for name in RoundForm.base_fields
+                  if name not in RoundForm.fixed_fields(fixed_rules=True, fixed_stake=True))
 _SEAT = "|".join(name for name in SeatForm.base_fields if name != "name")
 _MELD = "|".join(MeldForm.base_fields)
 _MANAGEMENT = f"{TOTAL_FORM_COUNT}|{INITIAL_FORM_COUNT}|{MIN_NUM_FORM_COUNT}|{MAX_NUM_FORM_COUNT}"

@@ -15,6 +15,8 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from ..forms import option_fields
+from ..presentation.options import OPTIONS
 from ..presentation.words import DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
 from ..scoring import PRESET_HANZI, TileSyntaxError, format_tiles, parse_tiles
 
@@ -96,7 +98,6 @@ class RoundForm(forms.Form):
 
     preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
                                initial="guiyang")
-    jian_dou_san = _switch(_("见豆三（每个豆都算 3）"))
     stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
                             widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
     dealer = forms.TypedChoiceField(label=_("庄家"), coerce=int, initial=0)
@@ -128,11 +129,24 @@ class RoundForm(forms.Form):
     @staticmethod
     def fixed_fields(*, fixed_rules: bool, fixed_stake: bool) -> tuple[str, ...]:
         """The fields an evening fixes for the whole table (R41), and so leaves off the form."""
-        return (("preset", "jian_dou_san") if fixed_rules else ()) + (("stake",) if fixed_stake else ())
+        return (("preset", *ROUND_OPTION_FIELDS) if fixed_rules else ()) + (("stake",) if fixed_stake else ())
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        """The rule options this form offers (those of presentation.options marked `round_form`)."""
+        return [self[name] for name in ROUND_OPTION_FIELDS if name in self.fields]
 
     @cached_property
     def helper(self) -> FormHelper:
         return _helper(*self.fields)
+
+
+# The rule options the stateless round form offers, built from the one OPTIONS table (a yes/no
+# option is a switch). An evening fixes them, so its round form drops them with the preset.
+ROUND_OPTIONS = [option for option in OPTIONS if option.round_form]
+for _option in ROUND_OPTIONS:
+    RoundForm.base_fields.update(option_fields(_option, switch=True))
+ROUND_OPTION_FIELDS = tuple(name for option in ROUND_OPTIONS for name in option_fields(option, switch=True))
 
 
 class SeatForm(forms.Form):

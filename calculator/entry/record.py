@@ -14,7 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from .forms import MAX_MELDS, clean_notation
+from ..forms import option_value
+from .forms import MAX_MELDS, ROUND_OPTIONS, clean_notation
 from ..scoring import PRESETS, SEAT_NAMES, RuleSet
 
 # -- record → form initial ---------------------------------------------------------------------
@@ -31,7 +32,6 @@ def round_initial(record: dict, dealer: int | None) -> dict:
     first = record.get("first_yaoji") or {}
     data.update({
         "preset": record.get("preset", "guiyang"),
-        "jian_dou_san": bool((record.get("options") or {}).get("jian_dou_san")),
         "stake": record.get("stake", "1"),
         "turned": record.get("turned") or "",
         "first_yaoji_seat": first.get("seat"),
@@ -46,6 +46,10 @@ def round_initial(record: dict, dealer: int | None) -> dict:
         "after_kong": bool(outcome.get("after_kong")),
         "passed_before": any(w.get("passed_before") for w in winners),
     })
+    options, preset = record.get("options") or {}, PRESETS.get(data["preset"], PRESETS["guiyang"])
+    for option in ROUND_OPTIONS:  # a switch starts as the preset has it; a number blank (the preset's)
+        shown = getattr(preset, option.name)
+        data[option.name] = options.get(option.name, shown if isinstance(shown, bool) else None)
     return data
 
 
@@ -121,7 +125,9 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
     and `stake`, when given, are the table's (an evening's) and win over the form's."""
     if rules is None:
         preset = data["preset"]
-        options = {"jian_dou_san": True} if data["jian_dou_san"] and not PRESETS[preset].jian_dou_san else {}
+        options = {option.name: value for option in ROUND_OPTIONS
+                   if (value := option_value(option, data)) is not None
+                   and value != getattr(PRESETS[preset], option.name)}
     else:
         preset, options = rules.preset, rules.options()
     return {

@@ -4,8 +4,8 @@ Each rule is (number, title, text); `{…}` in a text is filled from `rule_words
 rules page of a preset states that preset's values, in words. The rules page renders this list
 with one template and an anchor per number (R16 → #R16), which result lines link to.
 
-Every option's name and its values in a few words live here too (OPTION_NAMES, CHOICE_WORDS,
-OVERVIEW): the rules page's overview, the evening's summary and the evening form all read them.
+Every option's name and its values in a few words are `options.OPTIONS`; the rules page's
+overview and the evening's summary print them from there.
 
 The texts are marked with `gettext_noop` and translated when the page is built, so the page
 reads in the language the player picked (the msgids stay the Chinese original).
@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext_noop
 
-from .settlement import pattern_title, preset_title
 from ..scoring import PATTERN_HANZI, PRESET_HANZI, RuleSet
+from .options import OPTION, changed_lines, option_lines
+from .options import points as _points
+from .settlement import pattern_title, preset_title
 
 SECTIONS = {
     "R1": gettext_noop("一、牌和人"),
@@ -178,10 +180,6 @@ IN_USE = gettext_noop("（本规则用这一条。）")
 NOT_IN_USE = gettext_noop("（本规则不用这一条。）")
 
 
-def _points(n: int) -> str:
-    return ngettext("{n} 番", "{n} 番", n).format(n=n)
-
-
 def rule_words(rules: RuleSet) -> dict[str, str]:
     """Every `{…}` of `RULES`, in words, for this RuleSet, in the active language."""
     r = rules
@@ -214,7 +212,9 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
                                           "没有就只能自摸。"),
                      "off": _("本规则不要通行证，平胡也可以胡别人打的牌。")}[r.pass_dou],
         "dou_men": dou["men"], "dou_zhuanwan": dou["zhuanwan"], "dou_dian": dou["dian"],
-        "jian_dou_san": _("（见豆三：每个豆都算 3 番。）") if r.jian_dou_san else "",
+        "jian_dou_san": (_("（{name}：{words}。）").format(name=OPTION["jian_dou_san"].title,
+                                                         words=OPTION["jian_dou_san"].text(True))
+                         if r.jian_dou_san else ""),
         "dou_collectors": {"ready": _("只有胡了的和有叫的人收豆"), "all": _("每一家都收豆")}[r.dou_collectors],
         "turned_chicken": {"next": _("翻出来那张的下一张（同一门，9 接 1）是鸡，比如翻 5万，6万 是鸡"),
                            "swing": _("摇摆鸡：翻出来那张的上一张和下一张都是鸡（两头都转圈），"
@@ -282,175 +282,26 @@ def variant_words(r: RuleSet) -> dict[str, str]:
     }
 
 
-# The house-rule variants that are options of their own, in a few words each, as the overview's
-# 家规 line states them when they are on (R49–R56).
-HOUSE_RULE_WORDS = {
-    "bao_ji": gettext_lazy("包鸡只包亮出来的鸡"),
-    "chicken_flow": gettext_lazy("鸡只从没叫的流向有叫的"),
-    "chong_feng_on_top": gettext_lazy("冲锋鸡另加"),
-    "dou_reverse": gettext_lazy("豆倒赔"),
-    "ze_ren_gold": gettext_lazy("责任鸡金鸡不翻倍"),
-    "chui_feng": gettext_lazy("吹风鸡"),
-    "declare_kill_by_kind": gettext_lazy("杀报按报的种类"),
-    "dian_payer": gettext_lazy("点豆由杠的人付"),
-    "declare_floor": gettext_lazy("报听保底"),
-}
-
-
-def house_rules_words(r: RuleSet) -> str:
-    on = {"bao_ji": r.bao_ji == "shown", "chicken_flow": r.chicken_flow == "to_ready",
-          "chong_feng_on_top": r.chong_feng_on_top, "dou_reverse": r.dou_reverse,
-          "ze_ren_gold": not r.ze_ren_gold, "chui_feng": r.chui_feng,
-          "declare_kill_by_kind": r.declare_kill_by_kind, "dian_payer": r.dian_payer == "konger",
-          "declare_floor": r.declare_floor}
-    words = [str(HOUSE_RULE_WORDS[name]) for name, used in on.items() if used]
-    if r.cap:
-        words.append(_("封顶 {points}").format(points=_points(r.cap)))
-    if r.dealer_bonus or r.dealer_streak_bonus:
-        words.append(_("庄家加 {bonus}，连庄每庄加 {streak}").format(bonus=r.dealer_bonus, streak=r.dealer_streak_bonus))
-    return _("、").join(words) if words else _("不加")
-
-
-# -- the options in a few words: the rules page's overview, the evening's summary and form -----
-
-# What each option is called at the table. A line of the overview is named after its first option.
-OPTION_NAMES = {
-    "patterns": gettext_lazy("牌型番数"),
-    "self_draw": gettext_lazy("自摸"),
-    "hot_shot_bonus": gettext_lazy("热炮"),
-    "hot_shot_burn": gettext_lazy("热炮烧什么"),
-    "robbed_kong": gettext_lazy("抢杠"),
-    "robbed_kong_burn": gettext_lazy("抢杠烧什么"),
-    "pass_dou": gettext_lazy("通行证"),
-    "dou_values": gettext_lazy("豆"),
-    "dou_collectors": gettext_lazy("谁收豆"),
-    "turned_chicken": gettext_lazy("翻牌鸡"),
-    "chicken_discards": gettext_lazy("打出的鸡"),
-    "yaoji_concealed": gettext_lazy("手里的幺鸡"),
-    "gold": gettext_lazy("金鸡"),
-    "gold_discards": gettext_lazy("打出的金鸡"),
-    "chong_feng": gettext_lazy("冲锋鸡 / 责任鸡"),
-    "chicken_collectors": gettext_lazy("谁收鸡"),
-    "declare": gettext_lazy("报听"),
-    "declare_kill_self_draw": gettext_lazy("杀报（自摸）"),
-    "multi_win_dealer": gettext_lazy("一炮多响坐庄"),
-    "draw_dealer": gettext_lazy("荒庄后的庄"),
-    "bao_ji": gettext_lazy("家规"),
-}
-
-# The values of the main one-word options in a few words. The evening form offers these too.
-CHOICE_WORDS = {
-    "self_draw": {"plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2"),
-                  "plain": gettext_lazy("每家付 牌型，不加 1"), "double_plus_one": gettext_lazy("每家付 牌型×2+1")},
-    "hot_shot_bonus": {"one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
-                       "none": gettext_lazy("不多付"), "double": gettext_lazy("翻倍，付 2V")},
-    "robbed_kong": {"pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色"),
-                    "pay_all_plain": gettext_lazy("被抢的一家包三家，不加 1"), "four_v": gettext_lazy("被抢的付 4V"),
-                    "v_plus_one": gettext_lazy("被抢的付 V+1")},
-    "pass_dou": {"any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
-                 "off": gettext_lazy("不要通行证")},
-    "turned_chicken": {"next": gettext_lazy("翻牌的下一张是鸡"), "swing": gettext_lazy("摇摆鸡：上下各一张"),
-                       "none": gettext_lazy("不要翻牌鸡"), "self": gettext_lazy("本鸡：翻出的那张"),
-                       "self_next": gettext_lazy("本鸡和下一张")},
-    "chicken_discards": {"all": gettext_lazy("满堂鸡：打出去的鸡也算"), "yaoji": gettext_lazy("只算打出去的幺鸡"),
-                         "none": gettext_lazy("打出去的不算")},
-    "chicken_collectors": {"ready": gettext_lazy("有叫的才收鸡"), "all": gettext_lazy("不管有没有叫都收鸡"),
-                           "ready_or_pay": gettext_lazy("包鸡：没叫的反赔自己的鸡")},
-    "draw_dealer": {"stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"),
-                    "xingyi": gettext_lazy("兴义算法")},
-    "bao_ji": {"all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")},
-    "chicken_flow": {"all": gettext_lazy("收鸡的向其余每家收"),
-                     "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")},
-    "dian_payer": {"feeder": gettext_lazy("点豆由打出的人付"), "konger": gettext_lazy("点豆由杠的人付")},
-}
-
-# The overview, line by line: (the line's name in OPTION_NAMES, every option it states, whether
-# the evening's summary always shows it). The summary shows the other lines only when one of
-# their options differs from the preset. Every RuleSet option is in exactly one line.
-OVERVIEW: list[tuple[str, tuple[str, ...], bool]] = [
-    ("patterns", ("patterns",), False),
-    ("self_draw", ("self_draw", "kong_bloom_bonus"), True),
-    ("hot_shot_bonus", ("hot_shot_bonus",), True),
-    ("hot_shot_burn", ("hot_shot_burn",), False),
-    ("robbed_kong", ("robbed_kong",), True),
-    ("robbed_kong_burn", ("robbed_kong_burn",), False),
-    ("pass_dou", ("pass_dou",), True),
-    ("dou_values", ("dou_values", "jian_dou_san"), True),
-    ("dou_collectors", ("dou_collectors",), False),
-    ("turned_chicken", ("turned_chicken",), True),
-    ("chicken_discards", ("chicken_discards",), True),
-    ("yaoji_concealed", ("yaoji_concealed",), False),
-    ("gold", ("gold",), True),
-    ("gold_discards", ("gold_discards",), False),
-    ("chong_feng", ("chong_feng", "chong_feng_gold", "ze_ren"), True),
-    ("chicken_collectors", ("chicken_collectors",), True),
-    ("declare", ("declare",), True),
-    ("declare_kill_self_draw", ("declare_kill_self_draw",), False),
-    ("multi_win_dealer", ("multi_win_dealer",), False),
-    ("draw_dealer", ("draw_dealer",), True),
-    ("bao_ji", ("bao_ji", "chicken_flow", "chong_feng_on_top", "dou_reverse", "cap", "ze_ren_gold", "chui_feng",
-                "declare_kill_by_kind", "dian_payer", "declare_floor", "dealer_bonus", "dealer_streak_bonus"), False),
-]
-
-
-def overview_words(rules: RuleSet) -> dict[str, str]:
-    """Each overview line's text for this RuleSet: the few words of CHOICE_WORDS, else the words
-    the rule texts use (`rule_words`), else a short sentence of its own."""
-    r, long = rules, rule_words(rules)
-    words = {key: str(CHOICE_WORDS[key][getattr(r, key)]) for key in CHOICE_WORDS}
-    if r.kong_bloom_bonus:
-        words["self_draw"] += _("，杠上开花再加 {n}").format(n=r.kong_bloom_bonus)
-    return {
-        **{key: long[key] for key in ("patterns", "hot_shot_burn", "robbed_kong_burn", "dou_collectors",
-                                      "gold_discards", "declare_kill_self_draw", "multi_win_dealer")},
-        **words,
-        "dou_values": (_("见豆三：每个豆都是 3") if r.jian_dou_san else
-                       _("闷豆 {men}，转弯豆 {zhuanwan}，点豆 {dian}").format(**r.dou_values)),
-        "yaoji_concealed": _("每张算 {n}").format(n=r.yaoji_concealed),
-        "gold": _("×{gold}").format(gold=r.gold),
-        "chong_feng": _("冲锋鸡 {cf}（金 {cfg}），责任鸡 {zr}").format(cf=r.chong_feng, cfg=r.chong_feng_gold,
-                                                                 zr=r.ze_ren),
-        "declare": _("硬报 {hard}，软报 {soft}").format(**r.declare),
-        "bao_ji": house_rules_words(r),
-    }
-
-
-def _changed_lines(rules: RuleSet) -> set[str]:
-    changed = rules.options()
-    return {name for name, options, _main in OVERVIEW if any(option in changed for option in options)}
-
-
-def overview(rules: RuleSet, *, summary: bool = False) -> list[tuple[str, str]]:
-    """The rules as (what, how) lines a player can check at a glance. The evening's `summary`
-    (R41) keeps the main lines and whatever differs from the preset; the rules page shows all."""
-    words, changed = overview_words(rules), _changed_lines(rules)
-    return [(str(OPTION_NAMES[name]), words[name]) for name, _options, main in OVERVIEW
-            if not summary or main or name in changed]
-
-
 def rules_in_words(rules: RuleSet) -> list[tuple[str, str]]:
     """The evening's rules for its header and report: the preset, then the summary lines."""
     return [(_("规则"), _("{place}规则").format(place=preset_title(rules.preset))),
-            *overview(rules, summary=True)]
+            *option_lines(rules, summary=True)]
 
 
 def rules_headline(rules: RuleSet) -> str:
-    """A short label for the header: 贵阳 · 见豆三 · 自定 1 项."""
-    extra = rules.options()
+    """A short label for the header: 贵阳 · 自定 2 项."""
     label = preset_title(rules.preset)
-    if extra.pop("jian_dou_san", False):
-        label += " · " + _("见豆三")
-    if extra:
-        label += " · " + _("自定 {n} 项").format(n=len(extra))
+    if changed := rules.options():
+        label += " · " + _("自定 {n} 项").format(n=len(changed))
     return label
 
 
 def changed_text(rules: RuleSet) -> str:
     """What these rules change from their preset, by name: "" when they are the preset's."""
-    changed = _changed_lines(rules)
+    changed = changed_lines(rules)
     if not changed:
         return ""
-    names = _("、").join(str(OPTION_NAMES[name]) for name, _options, _main in OVERVIEW if name in changed)
+    names = _("、").join(name for name, _words in changed)
     return _("在{preset}规则上改了：{names}").format(preset=preset_title(rules.preset), names=names)
 
 
@@ -487,4 +338,4 @@ def rules_page(rules: RuleSet) -> RulesPage:
         sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
     changed = changed_text(rules)
     presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESET_HANZI]
-    return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, overview(rules), changed)
+    return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, option_lines(rules), changed)

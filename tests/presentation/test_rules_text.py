@@ -1,4 +1,4 @@
-"""The rules in words (calculator/rules_text.py): every option named, the evening's summary
+"""The rules in words (presentation/options.py, rules_text.py): every option named, the evening's summary
 states whatever differs from its preset, and the rules page states the rules it is given."""
 from __future__ import annotations
 
@@ -7,14 +7,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from calculator.presentation.rules_text import (
-    CHOICE_WORDS, OPTION_NAMES, OVERVIEW, changed_text, overview, rules_headline, rules_in_words, rules_page,
-)
+from calculator.presentation.options import OPTION, OPTIONS, changed_in_words, option_lines
+from calculator.presentation.rules_text import changed_text, rules_headline, rules_in_words, rules_page
 from calculator.scoring import PRESETS, RuleSet, rules_for
-from calculator.scoring.rules import CHOICES
+from calculator.scoring.rules import CHOICES, POINT_MAPS
 
-OPTIONS = [f.name for f in dataclasses.fields(RuleSet) if f.name != "preset"]
-LINE_OF = {option: name for name, options, _main in OVERVIEW for option in options}
+FIELDS = [f.name for f in dataclasses.fields(RuleSet) if f.name != "preset"]
 
 
 def another_value(rules: RuleSet, option: str):
@@ -30,34 +28,38 @@ def another_value(rules: RuleSet, option: str):
     return value + 1
 
 
-def test_every_option_is_stated_by_exactly_one_line_of_the_overview():
-    stated = [option for _name, options, _main in OVERVIEW for option in options]
-    assert sorted(stated) == sorted(OPTIONS)
-    assert [name for name, _options, _main in OVERVIEW] == list(OPTION_NAMES)
+def test_the_options_table_has_one_row_per_ruleset_option_in_its_order():
+    assert [option.name for option in OPTIONS] == FIELDS
 
 
 def test_every_value_of_a_worded_option_has_its_words():
-    for option, words in CHOICE_WORDS.items():
-        assert set(words) == set(CHOICES[option]), option
+    for name in CHOICES:
+        assert set(OPTION[name].words) == set(CHOICES[name]), name
+    for name in POINT_MAPS:
+        assert set(OPTION[name].keys) == set(POINT_MAPS[name]), name
+    for name in FIELDS:
+        if isinstance(getattr(PRESETS["guiyang"], name), bool):
+            assert set(OPTION[name].words) == {True, False}, name
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@pytest.mark.parametrize("option", OPTIONS)
+@pytest.mark.parametrize("option", FIELDS)
 def test_the_evenings_summary_shows_every_option_that_differs_from_its_preset(preset, option):
     rules, problems = rules_for(preset, {option: another_value(PRESETS[preset], option)})
     assert not problems
 
     summary = dict(rules_in_words(rules))
-    name = str(OPTION_NAMES[LINE_OF[option]])
+    name = str(OPTION[option].title)
 
-    assert name in summary and summary[name] == dict(overview(rules))[name]
-    assert summary[name] != dict(overview(PRESETS[preset]))[name]
+    assert name in summary and summary[name] == dict(option_lines(rules))[name]
+    assert summary[name] != dict(option_lines(PRESETS[preset]))[name]
     assert name in changed_text(rules)
+    assert f"{name}：{summary[name]}" in changed_in_words(rules)  # the receipt's 改过的选项
 
 
 def test_the_summary_of_a_preset_keeps_to_the_main_lines():
     summary = dict(rules_in_words(PRESETS["xingyi"]))
-    main = {str(OPTION_NAMES[name]) for name, _options, is_main in OVERVIEW if is_main}
+    main = {str(option.title) for option in OPTIONS if option.main}
     assert set(summary) == {"规则"} | main
     assert summary["规则"] == "兴义规则"
     assert changed_text(PRESETS["xingyi"]) == ""
@@ -73,6 +75,10 @@ def test_the_summary_of_a_preset_keeps_to_the_main_lines():
         ("gold_discards", False, "打出的金鸡", "只有拿着的幺鸡翻倍，打出去的不翻。"),
         ("multi_win_dealer", "discarder", "一炮多响坐庄", "点炮的人坐庄"),
         ("patterns", {"ping_hu": 2}, "牌型番数", "平胡 2 番、大对子 5 番"),
+        ("jian_dou_san", True, "见豆三", "每个豆都算 3 番"),
+        ("kong_bloom_bonus", 0, "杠上开花", "0 番（不另加）"),
+        ("ze_ren", 0, "责任鸡", "没有责任鸡"),
+        ("dou_values", {"men": 3}, "豆", "闷豆 3 番、转弯豆 3 番、点豆 1 番"),
     ],
 )
 def test_options_the_summary_once_left_out_read_in_words(option, value, label, words):
@@ -80,11 +86,12 @@ def test_options_the_summary_once_left_out_read_in_words(option, value, label, w
     assert dict(rules_in_words(rules))[label].startswith(words)
 
 
-def test_the_headline_counts_the_changes_beside_jian_dou_san():
+def test_the_headline_counts_the_changes_and_the_receipt_says_them_in_words():
     rules, _problems = rules_for("guiyang", {"jian_dou_san": True, "self_draw": "double", "gold": 3})
     assert rules_headline(PRESETS["anshun"]) == "安顺"
-    assert rules_headline(rules) == "贵阳 · 见豆三 · 自定 2 项"
-    assert changed_text(rules) == "在贵阳规则上改了：自摸、豆、金鸡"
+    assert rules_headline(rules) == "贵阳 · 自定 3 项"
+    assert changed_text(rules) == "在贵阳规则上改了：自摸、见豆三、金鸡"
+    assert changed_in_words(rules) == "自摸：每家付 牌型×2；见豆三：每个豆都算 3 番；金鸡：×3"
 
 
 def test_the_rules_page_states_the_rules_it_is_given():

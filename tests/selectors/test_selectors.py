@@ -157,9 +157,10 @@ def test_the_board_states_the_evenings_own_rules():
     evening = make_evening(options={"jian_dou_san": True, "self_draw": "double"})
     board = selectors.evening_board(evening=evening)
     words = dict(board.rules_words)
-    assert words["豆"] == "见豆三：每个豆都是 3"
-    assert words["自摸"] == "每家付 牌型×2，杠上开花再加 1"
-    assert board.rules_headline == "贵阳 · 见豆三 · 自定 1 项"
+    assert words["见豆三"] == "每个豆都算 3 番"  # changed: shown although not a main line
+    assert words["自摸"] == "每家付 牌型×2"
+    assert "杠上开花" not in words  # the preset's, and not a main line
+    assert board.rules_headline == "贵阳 · 自定 2 项"
 
 
 def test_the_chart_is_an_svg_with_every_player():

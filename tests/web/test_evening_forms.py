@@ -1,5 +1,6 @@
-"""The evening form's rule choices: the words of rules_text, each value with the places whose
-preset uses it, worked out from scoring.PRESETS rather than written by hand."""
+"""The evening form's rule choices: every option of RULES §9 from presentation.options, each value
+with the places whose preset uses it, worked out from scoring.PRESETS rather than written by hand;
+a blank field keeps the preset's value and only what the player changes becomes an option."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,13 +9,35 @@ import pytest
 from django.utils import translation
 
 from calculator.forms import AS_PRESET, EveningForm
-from calculator.scoring import PRESETS
-from calculator.scoring.rules import CHOICES
+from calculator.scoring import PRESETS, RuleSet
+from calculator.scoring.rules import CHOICES, POINT_MAPS
 
-OPTION_FIELDS = EveningForm.OPTION_FIELDS
+NAMES = {"player_0": "东哥", "player_1": "南姐", "player_2": "西西", "player_3": "", "stake": "1",
+         "preset": "anshun", "first_dealer": "0"}
 
 
-@pytest.mark.parametrize("option", OPTION_FIELDS)
+def test_the_form_asks_for_every_option_of_the_rules():
+    fields = set(EveningForm().fields)
+    for option in dataclasses.fields(RuleSet):
+        if option.name in POINT_MAPS:
+            assert {f"{option.name}__{key}" for key in POINT_MAPS[option.name]} <= fields, option.name
+        elif option.name != "preset":
+            assert option.name in fields, option.name
+
+
+def test_blank_fields_keep_the_preset_and_filled_ones_are_the_changes():
+    plain = EveningForm(NAMES)
+    assert plain.is_valid(), plain.errors
+    assert plain.options() == {} and plain.changed_options() == 0
+    form = EveningForm({**NAMES, "jian_dou_san": "yes", "gold_discards": "no", "ze_ren": "3",
+                        "declare__hard": "15", "self_draw": AS_PRESET})
+    assert form.is_valid(), form.errors
+    assert form.options() == {"jian_dou_san": True, "gold_discards": False, "ze_ren": 3, "declare": {"hard": 15}}
+    assert form.changed_options() == 4
+    assert not EveningForm({**NAMES, "ze_ren": "-1"}).is_valid()
+
+
+@pytest.mark.parametrize("option", list(CHOICES))
 def test_each_value_names_exactly_the_presets_that_use_it(option):
     choices = dict(EveningForm().fields[option].choices)
     assert list(choices) == [AS_PRESET, *CHOICES[option]]

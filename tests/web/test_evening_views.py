@@ -48,7 +48,7 @@ def test_the_home_page_offers_to_open_an_evening(client):
 
 
 def test_opening_an_evening_redirects_to_its_own_address(client):
-    response = client.post(reverse("calculator:evening_new"), evening_post(jian_dou_san="on", self_draw="double"))
+    response = client.post(reverse("calculator:evening_new"), evening_post(jian_dou_san="yes", self_draw="double"))
     evening = Evening.objects.get()
     assert response.status_code == 302 and response["Location"] == url("evening_detail", evening)
     assert [p.name for p in evening.players.all()] == NAMES

@@ -26,15 +26,15 @@ def test_the_evening_form_offers_every_house_rule(client):
     page = html.unescape(client.get(reverse("calculator:evening_new")).content.decode())
     assert "家规：各地桌上的变体" in page
     for name in ("hot_shot_bonus", "robbed_kong", "bao_ji", "chicken_flow", "chong_feng_on_top", "dou_reverse",
-                 "ze_ren_gold_off", "chui_feng", "declare_kill_by_kind", "cap"):
+                 "ze_ren_gold", "chui_feng", "declare_kill_by_kind", "cap"):
         assert f'name="{name}"' in page, name
     assert re.search(r'<option value="plain">每家付 牌型，不加 1</option>', page)  # R45 in the 自摸 menu
 
 
 def test_an_evening_with_house_rules_scores_by_them(client):
     response = client.post(reverse("calculator:evening_new"), evening_post(
-        self_draw="plain", bao_ji="shown", chicken_collectors="ready_or_pay", dou_reverse="on",
-        ze_ren_gold_off="on", cap="30"))
+        self_draw="plain", bao_ji="shown", chicken_collectors="ready_or_pay", dou_reverse="yes",
+        ze_ren_gold="no", cap="30"))
     assert response.status_code == 302
     evening = Evening.objects.get()
     assert {k: evening.rules[k] for k in ("self_draw", "bao_ji", "dou_reverse", "ze_ren_gold", "cap")} == {
@@ -50,7 +50,9 @@ def test_an_evening_with_house_rules_scores_by_them(client):
     r55 = re.search(r'id="R55">.*?<p>(.*?)</p>', rules, re.DOTALL)[1]
     assert "（本规则不用这一条。）" in r55
     board = html.unescape(client.get(reverse("calculator:evening_detail", args=[evening.token])).content.decode())
-    assert "包鸡只包亮出来的鸡、豆倒赔、责任鸡金鸡不翻倍、封顶 30 番" in board  # the evening's 家规 line
+    # the evening's rules state each house rule it changed, in words
+    for name, words in (("包鸡", "包鸡只包亮出来的鸡"), ("豆倒赔", "是"), ("金鸡时责任鸡翻倍", "不是"), ("封顶", "30 番")):
+        assert re.search(rf"<dt>{name}</dt>\s*<dd>{words}</dd>", board), name
 
 
 def test_a_bad_cap_is_refused_on_its_field(client):

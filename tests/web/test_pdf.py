@@ -88,13 +88,14 @@ def test_the_receipt_is_rendered_to_a_png_for_people_to_look_at(client, tmp_path
     assert (ARTIFACTS / "receipt-E1.png").stat().st_size > 10_000
 
 
-def test_options_that_differ_from_the_preset_are_printed(client, tmp_path):
+def test_options_that_differ_from_the_preset_are_printed_in_words(client, tmp_path):
     record = example("E1")
-    record["options"] = {"jian_dou_san": True}
+    record["options"] = {"jian_dou_san": True, "self_draw": "double"}
 
     text = poppler("pdftotext", receipt(client, record), tmp_path)
 
-    assert "jian_dou_san=true" in text
+    assert "改过的选项：自摸：每家付 牌型×2；见豆三：每个豆都算 3 番" in text
+    assert "jian_dou_san" not in text and "=" not in text
 
 
 def test_money_under_one_yuan_keeps_its_sign(client, tmp_path):

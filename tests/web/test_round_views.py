@@ -86,7 +86,7 @@ def test_rule_links_carry_the_rounds_own_options_and_the_page_states_them(client
     assert link.path == reverse("calculator:rules")
     assert parse_qs(link.query) == {"preset": ["guiyang"], "options": ['{"jian_dou_san":true}']}
     rules = text(client.get(f"{link.path}?{link.query}"))
-    assert "见豆三：每个豆都算 3 番" in rules and "在贵阳规则上改了：豆" in rules
+    assert "见豆三：每个豆都算 3 番" in rules and "在贵阳规则上改了：见豆三" in rules
 
 
 def test_money_follows_the_stake(client):

@@ -1,0 +1,163 @@
+"""The rule options of RULES §9 in words: one row per RuleSet option.
+
+`OPTIONS` says, for each option, what the table calls it (`title`), how each of its values reads
+(`words`: a dict for options of a few values, else a function of the value), the section of the
+rules it belongs to, whether the evening's summary always shows it (`main`) and whether the
+stateless round form offers it (`round_form`). Everything that shows or asks for an option draws
+on this table: the evening form and the round form build their fields from it
+(`forms.option_fields`), the rules page, the evening's summary and report print `option_lines`,
+the receipt prints `changed_lines`. A new house rule is a RuleSet field and a row here.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from ..scoring import PRESETS, RuleSet
+from .words import PATTERN_TITLES, PRESET_TITLES, REASON_TITLES
+
+SECTIONS = {  # the parts of the rules an option belongs to, in the order the forms show them
+    "hu": gettext_lazy("胡"),
+    "dou": gettext_lazy("豆"),
+    "ji": gettext_lazy("鸡"),
+    "bao": gettext_lazy("报听"),
+    "dealer": gettext_lazy("坐庄"),
+    "house": gettext_lazy("家规：各地桌上的变体"),  # R44 on: off in every preset
+}
+YES_NO = {True: gettext_lazy("是"), False: gettext_lazy("不是")}
+
+
+def points(n: int) -> str:
+    return ngettext("{n} 番", "{n} 番", n).format(n=n)
+
+
+def _points_or(none: Promise) -> Callable[[int], str]:
+    """n 番, or the given words when the option is 0 (off)."""
+    return lambda n: points(n) if n else str(none)
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    title: Promise
+    words: Mapping[Any, Promise] | Callable[[Any], str]
+    section: str
+    main: bool = False  # the evening's summary shows it even when it is the preset's
+    round_form: bool = False  # the stateless round form offers it (an evening fixes its rules)
+    keys: Mapping[str, Promise] = field(default_factory=dict)  # a map option's keys, by name
+
+    def text(self, value: Any) -> str:
+        """The value in words, in the active language."""
+        if self.keys:
+            # Translators: "、" separates the entries; "{pattern} {points}" is one of them (平胡 1 番).
+            return _("、").join(_("{pattern} {points}").format(pattern=self.keys[k], points=points(v))
+                               for k, v in value.items())
+        if callable(self.words):
+            return self.words(value)
+        return str(self.words[value])
+
+
+OPTIONS: list[Option] = [
+    Option("patterns", gettext_lazy("牌型番数"), {}, "hu", keys=PATTERN_TITLES),
+    Option("self_draw", gettext_lazy("自摸"), {
+        "plus_one": gettext_lazy("每家付 牌型+1"), "double": gettext_lazy("每家付 牌型×2"),
+        "plain": gettext_lazy("每家付 牌型，不加 1"), "double_plus_one": gettext_lazy("每家付 牌型×2+1")},
+        "hu", main=True),
+    Option("kong_bloom_bonus", gettext_lazy("杠上开花"), _points_or(gettext_lazy("0 番（不另加）")), "hu"),
+    Option("hot_shot_bonus", gettext_lazy("热炮"), {
+        "one": gettext_lazy("多付 1"), "kong_total": gettext_lazy("多付那个杠的全部"),
+        "none": gettext_lazy("不多付"), "double": gettext_lazy("翻倍，付 2V")}, "hu", main=True),
+    Option("hot_shot_burn", gettext_lazy("热炮烧什么"), {
+        "kong": gettext_lazy("那个杠不收豆钱"), "all": gettext_lazy("点炮的人的豆和鸡全部作废（烧光）")}, "hu"),
+    Option("robbed_kong", gettext_lazy("抢杠"), {
+        "pay_all": gettext_lazy("被抢的一家包三家"), "qing_yi_se": gettext_lazy("被抢的付清一色"),
+        "pay_all_plain": gettext_lazy("被抢的一家包三家，不加 1"), "four_v": gettext_lazy("被抢的付 4V"),
+        "v_plus_one": gettext_lazy("被抢的付 V+1")}, "hu", main=True),
+    Option("robbed_kong_burn", gettext_lazy("抢杠烧什么"), {
+        "none": gettext_lazy("被抢的一家照常收豆收鸡"), "all": gettext_lazy("被抢的一家豆和鸡全部作废（烧光）")}, "hu"),
+    Option("pass_dou", gettext_lazy("通行证"), {
+        "any": gettext_lazy("平胡点炮要有豆"), "men_or_zhuanwan": gettext_lazy("平胡点炮要有闷豆或转弯豆"),
+        "off": gettext_lazy("不要通行证")}, "hu", main=True),
+    Option("dou_values", gettext_lazy("豆"), {}, "dou", main=True,
+           keys={kind: REASON_TITLES[f"dou.{kind}"] for kind in ("men", "zhuanwan", "dian")}),
+    Option("jian_dou_san", gettext_lazy("见豆三"), {
+        True: gettext_lazy("每个豆都算 3 番"), False: gettext_lazy("豆按各自的番数")}, "dou", round_form=True),
+    Option("dou_collectors", gettext_lazy("谁收豆"), {
+        "ready": gettext_lazy("只有胡了的和有叫的人收豆"), "all": gettext_lazy("每一家都收豆")}, "dou"),
+    Option("turned_chicken", gettext_lazy("翻牌鸡"), {
+        "next": gettext_lazy("翻牌的下一张是鸡"), "swing": gettext_lazy("摇摆鸡：上下各一张"),
+        "none": gettext_lazy("不要翻牌鸡"), "self": gettext_lazy("本鸡：翻出的那张"),
+        "self_next": gettext_lazy("本鸡和下一张")}, "ji", main=True),
+    Option("chicken_discards", gettext_lazy("打出的鸡"), {
+        "all": gettext_lazy("满堂鸡：打出去的鸡也算"), "yaoji": gettext_lazy("只算打出去的幺鸡"),
+        "none": gettext_lazy("打出去的不算")}, "ji", main=True),
+    Option("yaoji_concealed", gettext_lazy("手里的幺鸡"), lambda n: _("每张算 {n}").format(n=n), "ji"),
+    Option("gold", gettext_lazy("金鸡"), lambda n: _("×{gold}").format(gold=n), "ji", main=True),
+    Option("gold_discards", gettext_lazy("打出的金鸡"), {
+        True: gettext_lazy("打出去的幺鸡也翻倍。"), False: gettext_lazy("只有拿着的幺鸡翻倍，打出去的不翻。")}, "ji"),
+    Option("chong_feng", gettext_lazy("冲锋鸡"), _points_or(gettext_lazy("没有冲锋鸡")), "ji", main=True),
+    Option("chong_feng_gold", gettext_lazy("冲锋金鸡"), points, "ji"),
+    Option("ze_ren", gettext_lazy("责任鸡"), _points_or(gettext_lazy("没有责任鸡")), "ji", main=True),
+    Option("chicken_collectors", gettext_lazy("谁收鸡"), {
+        "ready": gettext_lazy("有叫的才收鸡"), "all": gettext_lazy("不管有没有叫都收鸡"),
+        "ready_or_pay": gettext_lazy("包鸡：没叫的反赔自己的鸡")}, "ji", main=True),
+    Option("declare", gettext_lazy("报听"), {}, "bao", main=True,
+           keys={"hard": gettext_lazy("硬报"), "soft": gettext_lazy("软报")}),
+    Option("declare_kill_self_draw", gettext_lazy("杀报（自摸）"),
+           _points_or(gettext_lazy("别人自摸时报听的人不另付。")), "bao"),
+    Option("multi_win_dealer", gettext_lazy("一炮多响坐庄"), {
+        "guiyang": gettext_lazy("三家胡就是点炮的人坐庄；两家胡是从庄家起按顺序第一个胡的人坐庄"),
+        "discarder": gettext_lazy("点炮的人坐庄"),
+        "after_discarder": gettext_lazy("点炮的人之后按顺序第一个胡的人坐庄")}, "dealer"),
+    Option("draw_dealer", gettext_lazy("荒庄后的庄"), {
+        "stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"), "xingyi": gettext_lazy("兴义算法")},
+        "dealer", main=True),
+    # 家规 (R45–R56, VARIANTS.md): off in every preset.
+    Option("bao_ji", gettext_lazy("包鸡"), {
+        "all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")}, "house"),
+    Option("chicken_flow", gettext_lazy("鸡怎么流"), {
+        "all": gettext_lazy("收鸡的向其余每家收"), "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")}, "house"),
+    Option("chong_feng_on_top", gettext_lazy("冲锋鸡另加"), YES_NO, "house"),
+    Option("dou_reverse", gettext_lazy("豆倒赔"), YES_NO, "house"),
+    Option("cap", gettext_lazy("封顶"), _points_or(gettext_lazy("不封顶")), "house"),
+    Option("ze_ren_gold", gettext_lazy("金鸡时责任鸡翻倍"), YES_NO, "house"),
+    Option("chui_feng", gettext_lazy("吹风鸡"), YES_NO, "house"),
+    Option("declare_kill_by_kind", gettext_lazy("杀报按报的种类"), YES_NO, "house"),
+    Option("dian_payer", gettext_lazy("点豆谁付"), {
+        "feeder": gettext_lazy("点豆由打出的人付"), "konger": gettext_lazy("点豆由杠的人付")}, "house"),
+    Option("declare_floor", gettext_lazy("报听保底"), YES_NO, "house"),
+    Option("dealer_bonus", gettext_lazy("庄家加番"), points, "house"),
+    Option("dealer_streak_bonus", gettext_lazy("连庄每庄加番"), points, "house"),
+]
+OPTION = {option.name: option for option in OPTIONS}
+
+
+def option_lines(rules: RuleSet, *, summary: bool = False) -> list[tuple[str, str]]:
+    """The options as (name, words) lines a player checks at a glance. The evening's `summary`
+    (R41) keeps the main lines and whatever differs from the preset; the rules page shows all."""
+    changed = rules.options()
+    return [(str(option.title), option.text(getattr(rules, option.name))) for option in OPTIONS
+            if not summary or option.main or option.name in changed]
+
+
+def changed_lines(rules: RuleSet) -> list[tuple[str, str]]:
+    """Only what differs from the preset, in words: the receipt's 改过的选项."""
+    changed = rules.options()
+    return [(str(option.title), option.text(getattr(rules, option.name))) for option in OPTIONS
+            if option.name in changed]
+
+
+def changed_in_words(rules: RuleSet) -> str:
+    """What differs from the preset as one line: 自摸：每家付 牌型×2；见豆三：每个豆都算 3 番."""
+    # Translators: "；" separates the changed options, "{name}：{words}" is one of them.
+    return _("；").join(_("{name}：{words}").format(name=name, words=words) for name, words in changed_lines(rules))
+
+
+def places_with(name: str, value: Any) -> list[str]:
+    """The presets whose rules give `name` this value (in the reader's language)."""
+    return [str(PRESET_TITLES[key]) for key, rules in PRESETS.items() if getattr(rules, name) == value]

@@ -16,7 +16,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ..scoring import RecordInvalid, RuleSet, Settlement, settle_under
-from .rules_text import overview, rules_headline
+from .options import option_lines
+from .rules_text import rules_headline
 from .settlement import Line, format_money, line_for, problem_message, sign_class, signed
 
 
@@ -77,7 +78,7 @@ class RoundSides:
 
 
 def rules_sides(before: RuleSet, after: RuleSet) -> RulesSides:
-    old, new = overview(before), overview(after)
+    old, new = option_lines(before), option_lines(after)
     differences = [(what, was, now) for (what, was), (_what, now) in zip(old, new) if was != now]
     return RulesSides(rules_headline(before), rules_headline(after), differences)
 

@@ -133,6 +133,8 @@ OPTIONS: list[Option] = [
     Option("declare_floor", gettext_lazy("报听保底"), YES_NO, "house"),
     Option("dealer_bonus", gettext_lazy("庄家加番"), points, "house"),
     Option("dealer_streak_bonus", gettext_lazy("连庄每庄加番"), points, "house"),
+    Option("wu_gu_ji", gettext_lazy("乌骨鸡"), lambda n: _("8筒 每张算 {n}").format(n=n) if n else _("不算乌骨鸡"),
+           "house", round_form=True),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

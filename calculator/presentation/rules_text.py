@@ -33,7 +33,7 @@ SECTIONS = {
     "R33": gettext_noop("八、荒庄和查叫"),
     "R36": gettext_noop("九、罚"),
     "R40": gettext_noop("十、结算单和一晚的账"),
-    "R45": gettext_noop("十一、家规：各地桌上的变体（各地规则里都不用，开一晚时可以选）"),
+    "R44": gettext_noop("十一、家规：各地桌上的变体（各地规则里都不用，开一晚时可以选）"),
 }
 
 RULES: list[tuple[str, str, str]] = [
@@ -133,6 +133,7 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("改一局只重算那一局，总账跟着变。每次改动都留底：谁、什么时候、改前、改后。")),
     ("R43", gettext_noop("散场结账"),
      gettext_noop("用最少的转账让每个人两清。")),
+    ("R44", gettext_noop("乌骨鸡"), gettext_noop("{wu_gu_ji}")),
     ("R45", gettext_noop("自摸不加番"),
      gettext_noop("有的桌自摸其余每家只付 V（不加 1），也有的付 2V + 1。放在 R12 的“自摸”选项里。{v_self_draw}")),
     ("R46", gettext_noop("抢杠怎么付"),
@@ -240,6 +241,10 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
                                "all": _("每一家都收鸡"),
                                "ready_or_pay": _("包鸡：只有胡了的和有叫的人收鸡；没叫的人反过来按自己的鸡数"
                                                  "付给每个收鸡的人")}[r.chicken_collectors],
+        "wu_gu_ji": (_("8筒 也是固定的鸡（乌骨鸡），每张算 {n}：手里的、碰杠的都算，打出去的跟别的鸡一样按 R20 算，"
+                       "但不算冲锋鸡和责任鸡。翻牌让 8筒 也成了翻牌鸡（比如翻 7筒）时是金乌骨鸡，每张算 {gold} 倍，"
+                       "打出去的翻不翻倍跟幺鸡一样（R21）；它不再另算翻牌鸡。").format(n=r.wu_gu_ji, gold=r.gold)
+                     if r.wu_gu_ji else _("本规则不算乌骨鸡：8筒 只有翻牌让它成鸡时才是鸡。")),
         "declare_hard": str(r.declare["hard"]), "declare_soft": str(r.declare["soft"]),
         "declare_kill_self_draw": (_("别人自摸时，每个报了听的人再多付胡的人 {points}。").format(
                                        points=_points(r.declare_kill_self_draw))

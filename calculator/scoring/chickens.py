@@ -11,6 +11,7 @@ from .tiles import YAOJI, Tile, parse_tile
 
 SWINGS = {"next": (1,), "swing": (-1, 1), "none": (), "self": (0,), "self_next": (0, 1)}  # self: 本鸡 (R48)
 CHUI_FENG = parse_tile("5p")  # 吹风鸡 (R55)
+WU_GU_JI = parse_tile("8p")  # 乌骨鸡 (R44): a fixed chicken where `wu_gu_ji` gives it a worth
 
 
 def turned_chickens(record: RoundRecord) -> frozenset[Tile]:
@@ -32,10 +33,13 @@ class ChickenWorth:
     shown: int = 0  # melded and discarded 幺鸡 and the 冲锋鸡: what 包鸡 bills under `bao_ji: shown` (R49)
     discarded: int = 0  # the discarded 幺鸡 alone (R50)
     discarded_tiles: int = 0
+    wu_gu_ji: int = 0  # 乌骨鸡 (R44)
+    wu_gu_ji_tiles: int = 0
+    wu_gu_ji_gold: bool = False
 
     @property
     def total(self) -> int:
-        return self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng
+        return self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng + self.wu_gu_ji
 
 
 def _chong_feng_worth(record: RoundRecord, seat: int, gold: bool) -> int:
@@ -53,11 +57,17 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
     gold_factor = rules.gold if gold else 1
     yaoji = yaoji_tiles = 0
     turned: Counter[Tile] = Counter()
+    # 乌骨鸡 (R44) is counted like 幺鸡, never also as a 翻牌鸡; 金 when the turned tile makes it one.
+    wu = {WU_GU_JI} if rules.wu_gu_ji else set()
+    wu_each = rules.wu_gu_ji * (rules.gold if WU_GU_JI in kinds else 1)
+    wu_held = wu_melded = 0
 
     for tile in data.concealed:
         if tile == YAOJI:
             yaoji += rules.yaoji_concealed * gold_factor
             yaoji_tiles += 1
+        elif tile in wu:
+            wu_held += 1
         elif tile in kinds:
             turned[tile] += 1
     shown = 0
@@ -66,6 +76,8 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
             yaoji += meld.size * gold_factor
             yaoji_tiles += meld.size
             shown += meld.size * gold_factor
+        elif meld.tile in wu:
+            wu_melded += meld.size
         elif meld.tile in kinds:
             turned[meld.tile] += meld.size
 
@@ -73,8 +85,8 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
     chong_feng = _chong_feng_worth(record, seat, gold)
     if chong_feng and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that one 幺鸡's normal worth
         discards.remove(YAOJI)  # (R51: on top of it instead)
-    counted = {"all": kinds | {YAOJI}, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
-    discarded = discarded_tiles = 0
+    counted = {"all": kinds | {YAOJI} | wu, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
+    discarded = discarded_tiles = wu_discarded = 0
     for tile in discards:
         if tile not in counted:
             continue
@@ -84,10 +96,17 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
             yaoji_tiles += 1
             discarded += worth
             discarded_tiles += 1
+        elif tile in wu:
+            wu_discarded += 1
         else:
             turned[tile] += 1
+    wu_gold = WU_GU_JI in wu and WU_GU_JI in kinds
+    wu_on_table = (wu_melded * wu_each
+                   + wu_discarded * rules.wu_gu_ji * (rules.gold if wu_gold and rules.gold_discards else 1))
     return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold,
-                        shown=shown + discarded + chong_feng, discarded=discarded, discarded_tiles=discarded_tiles)
+                        shown=shown + discarded + chong_feng + wu_on_table, discarded=discarded,
+                        discarded_tiles=discarded_tiles, wu_gu_ji=wu_held * wu_each + wu_on_table,
+                        wu_gu_ji_tiles=wu_held + wu_melded + wu_discarded, wu_gu_ji_gold=wu_gold)
 
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
@@ -97,6 +116,8 @@ def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
               ("gold" if worth.gold else "yaoji", worth.yaoji_tiles))
     for tile, count in sorted((worth.turned or {}).items()):
         table.pay(payer, payee, count, "ji.turned", "R48" if tile == turned else "R19", ("turned", str(tile), count))
+    table.pay(payer, payee, worth.wu_gu_ji, "ji.wu_gu_ji", "R44",
+              ("wu_gu_ji_gold" if worth.wu_gu_ji_gold else "wu_gu_ji", worth.wu_gu_ji_tiles))
     table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R51" if rules.chong_feng_on_top else "R22",
               ("chong_feng_gold",) if worth.gold else ("chong_feng",))
 

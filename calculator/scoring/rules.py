@@ -98,6 +98,7 @@ class RuleSet:
     declare_floor: bool = False
     dealer_bonus: int = 0
     dealer_streak_bonus: int = 0
+    wu_gu_ji: int = 0  # 乌骨鸡 (R44): what each 8筒 is worth as a chicken; 0 = not a chicken
 
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""

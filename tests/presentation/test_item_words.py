@@ -69,6 +69,7 @@ def test_an_item_stored_before_words_reads_from_its_sentence():
      "Plain win 平胡 1, robbed kong 抢杠, pays for 3 players"),
     ((("turned", "6m", 2),), "翻牌鸡 6万 ×2", "Turned chicken 翻牌鸡 6-character ×2"),
     ((("bao_kill",), ("self_draw",)), "杀报，自摸", "Declaration killed 杀报, self-draw 自摸"),
+    ((("wu_gu_ji_gold", 3),), "金乌骨鸡 ×3", "Gold black-bone chicken 金乌骨鸡 ×3"),
 ])
 def test_words_read_in_chinese_and_english(words, zh, en):
     with translation.override("zh-hans"):

@@ -46,6 +46,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "declare_floor": (True, False),
     "dealer_bonus": (0, 1),
     "dealer_streak_bonus": (0, 1),
+    "wu_gu_ji": (0, 1, 2),
 }
 
 

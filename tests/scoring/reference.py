@@ -302,11 +302,20 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
     raw = data["seats"][seat]
     kinds = _turned_chickens(data, rules)
     g = rules.gold if "1s" in kinds else 1
+    wu = rules.wu_gu_ji  # R44 乌骨鸡: 8筒 like 幺鸡, gold when it is also a 翻牌鸡, then not one too
+    wu_g = rules.gold if "8p" in kinds else 1
     worth = shown = discarded = 0
     for tile in tiles_of(raw.get("concealed", "")):
-        worth += rules.yaoji_concealed * g if tile == "1s" else tile in kinds
+        if wu and tile == "8p":
+            worth += wu * wu_g
+        else:
+            worth += rules.yaoji_concealed * g if tile == "1s" else tile in kinds
     for m in _melds(raw):
         size = 4 if m["type"] == "kong" else 3
+        if wu and m["tile"] == "8p":
+            worth += size * wu * wu_g
+            shown += size * wu * wu_g
+            continue
         worth += size * g if m["tile"] == "1s" else size * (m["tile"] in kinds)
         shown += size * g if m["tile"] == "1s" else 0
     discards = tiles_of(raw.get("discards") or "")
@@ -317,9 +326,13 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
             discards.remove("1s")
         worth += cf
         shown += cf
-    counted = {"all": kinds | {"1s"}, "yaoji": {"1s"}, "none": set()}[rules.chicken_discards]
+    counted = {"all": kinds | {"1s"} | ({"8p"} if wu else set()), "yaoji": {"1s"}, "none": set()}[
+        rules.chicken_discards]
     for tile in discards:
-        if tile in counted:
+        if tile in counted and wu and tile == "8p":
+            worth += wu * (wu_g if rules.gold_discards else 1)
+            shown += wu * (wu_g if rules.gold_discards else 1)
+        elif tile in counted:
             one = (g if rules.gold_discards else 1) if tile == "1s" else 1
             worth += one
             if tile == "1s":

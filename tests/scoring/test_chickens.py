@@ -293,3 +293,60 @@ def test_r22_a_gold_chong_feng_counts_even_where_the_plain_one_is_off():
     data = json.loads((EXAMPLES / "E2.json").read_text())
     data["options"] = {"chong_feng": 0}
     assert settle_record(data).net == [-29, 59, -1, -29]
+
+
+# ---------------------------------------------------------------------------------- R44 乌骨鸡
+
+@pytest.mark.parametrize("preset, options, turned, net", [
+    # TURNED: seat 0 holds 8筒 ×3 and 1筒 ×3, seat 1 holds 9筒 ×2.
+    # Off in every preset: a turned 7筒 makes 8筒 a plain 翻牌鸡, worth 3 (as in R19).
+    ("guiyang", {}, "7p", [14, -3, -8, -3]),
+    # 乌骨鸡 1, nothing turned: seat 0 worth 3 × 1 = 3. seat 0: 5 + 3×3 = 14; seat 2: −5 − 3
+    ("guiyang", {"wu_gu_ji": 1}, None, [14, -3, -8, -3]),
+    # turned 7筒 → 8筒 is gold: 3 × 1 × 2 = 6, and not a 翻牌鸡 as well. seat 0: 5 + 18; seat 2: −5 − 6
+    ("guiyang", {"wu_gu_ji": 1}, "7p", [23, -6, -11, -6]),
+    # 乌骨鸡 2, turned 9筒 → 1筒: seat 0 worth 3 (1筒) + 3 × 2 (8筒) = 9. seat 0: 5 + 27; seat 2: −5 − 9
+    ("guiyang", {"wu_gu_ji": 2}, "9p", [32, -9, -14, -9]),
+    # turned 8筒 → 9筒: seat 1 worth 2; seat 0 worth 3 (not gold).
+    # seat 0: 5 + 9 − 2 = 12; seat 1: 6 − 3 = 3; seat 2: −5 − 3 − 2 = −10; seat 3: −3 − 2 = −5
+    ("guiyang", {"wu_gu_ji": 1}, "8p", [12, 3, -10, -5]),
+    # 安顺 swing, turned 9筒 → 8筒 (gold) and 1筒: seat 0 worth 3 × 2 + 3 = 9.
+    ("anshun", {"wu_gu_ji": 1}, "9p", [32, -9, -14, -9]),
+])
+def test_r44_wu_gu_ji_held(preset, options, turned, net):
+    s = settle(TURNED, discard_win(2, (0, "7s")), preset=preset, options=options, turned=turned)
+    assert s.net == net
+
+
+# DISCARDS with seat 1 (ready) discarding a 幺鸡 and an 8筒; seat 0 holds 8筒 ×3; seat 3 (not ready)
+# discarded the first 幺鸡.
+WU_DISCARDS = [DISCARDS[0], seat("234s456s99s234m67m", discards="1s8p"), *DISCARDS[2:]]
+
+
+@pytest.mark.parametrize("preset, turned, net", [
+    # 贵阳 满堂鸡, turned 6筒 → 7筒: seat 0 worth 3; seat 1 worth 1 (幺鸡) + 1 (8筒) = 2.
+    # seat 0: 5 + 9 − 2 = 12; seat 1: 6 − 3 = 3; seat 2: −5 − 3 − 2 = −10; seat 3: −3 − 2 = −5
+    ("guiyang", "6p", [12, 3, -10, -5]),
+    # turned 7筒 → 金: seat 0 worth 3 × 2 = 6; seat 1 worth 1 + 2 (discarded, gold_discards) = 3.
+    # seat 0: 5 + 18 − 3 = 20; seat 1: 9 − 6 = 3; seat 2: −5 − 6 − 3 = −14; seat 3: −6 − 3 = −9
+    ("guiyang", "7p", [20, 3, -14, -9]),
+    # 兴义 counts only discarded 幺鸡: seat 1 worth 1; seat 0 worth 3 (8筒 has no concealed weighting).
+    # seat 0: 5 + 9 − 1 = 13; seat 1: 3 − 3 = 0; seat 2: −5 − 3 − 1 = −9; seat 3: −3 − 1 = −4
+    ("xingyi", "6p", [13, 0, -9, -4]),
+    # 安顺 counts no discards: seat 0 worth 3. seat 0: 5 + 9; seat 2: −5 − 3
+    ("anshun", "6p", [14, -3, -8, -3]),
+])
+def test_r44_wu_gu_ji_discarded_where_the_preset_counts_discards(preset, turned, net):
+    s = settle(WU_DISCARDS, discard_win(2, (0, "7s")), preset=preset, options={"wu_gu_ji": 1}, turned=turned,
+               first_yaoji=(3, None))
+    assert s.net == net
+
+
+def test_r44_wu_gu_ji_items_say_how_many_tiles_and_whether_gold():
+    s = settle(WU_DISCARDS, discard_win(2, (0, "7s")), options={"wu_gu_ji": 1}, turned="7p",
+               first_yaoji=(3, None))
+    wu = [(i.payer, i.payee, i.points, i.words) for i in s.items if i.reason == "ji.wu_gu_ji"]
+    assert wu == [(1, 0, 6, (("wu_gu_ji_gold", 3),)), (2, 0, 6, (("wu_gu_ji_gold", 3),)),
+                  (3, 0, 6, (("wu_gu_ji_gold", 3),)), (0, 1, 2, (("wu_gu_ji_gold", 1),)),
+                  (2, 1, 2, (("wu_gu_ji_gold", 1),)), (3, 1, 2, (("wu_gu_ji_gold", 1),))]
+    assert {i.rule for i in s.items if i.reason == "ji.wu_gu_ji"} == {"R44"}

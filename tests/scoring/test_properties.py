@@ -36,9 +36,11 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
     "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "cap": {"R53"},
+    "ji.wu_gu_ji": {"R44"},
 }
 # A variant's rule is cited only when the round's rules play that variant.
 VARIANT_ON = {
+    "R44": lambda r: r.wu_gu_ji > 0,
     "R45": lambda r: r.self_draw in ("plain", "double_plus_one"),
     "R46": lambda r: r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one"),
     "R47": lambda r: r.hot_shot_bonus == "double",

@@ -48,6 +48,7 @@ TABLE = {
     "declare_floor": (False, False, False),
     "dealer_bonus": (0, 0, 0),
     "dealer_streak_bonus": (0, 0, 0),
+    "wu_gu_ji": (0, 0, 0),  # R44, a project rule: off in every preset
 }
 
 

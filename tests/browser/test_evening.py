@@ -164,6 +164,7 @@ def test_a_thirty_round_evening_reads_well_on_a_phone(live_server, page: Page, s
     screenshot(suffix="evening-older")
     page.get_by_role("link", name="较新的局").click()
     expect(page.locator("#evening-rounds li").first).to_contain_text("第30局")
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(suffix="evening-top", full_page=False)
     page.get_by_text("这一晚的规则").click()
     expect(page.locator(".ev-rules")).to_be_visible()

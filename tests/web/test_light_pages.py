@@ -40,3 +40,16 @@ def test_public_pages_describe_themselves(client):
         html = client.get(path).content.decode()
         description = re.findall(r'<meta name="description" content="([^"]+)">', html)
         assert len(description) == 1 and len(description[0]) > 10, path
+
+
+def test_the_trimmed_bootstrap_is_up_to_date_with_the_templates():
+    """static/vendor/bootstrap/bootstrap.trimmed.css keeps only the rules our pages can use:
+    after a template names a Bootstrap class it did not before, run tools/trim_bootstrap.py."""
+    import sys
+
+    sys.path.insert(0, str(Path(settings.BASE_DIR, "tools")))
+    import trim_bootstrap
+
+    assert trim_bootstrap.TARGET.read_text() == trim_bootstrap.trimmed()
+    full = trim_bootstrap.SOURCE.stat().st_size
+    assert trim_bootstrap.TARGET.stat().st_size < full / 3

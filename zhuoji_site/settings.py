@@ -6,6 +6,7 @@ environment means production, so DEBUG is then off unless DJANGO_DEBUG=1 says ot
 README.md ("Deploy") lists every variable.
 """
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -115,6 +116,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].update({
         "timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL",
     })
+    # Tests against the live server (browser tests) write from several threads at once, as phones
+    # do. An in-memory test database shares one cache between threads, and there a second writer
+    # fails at once ("database table is locked") instead of waiting: test on a file, as in use.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"zhuoji-test-{os.getpid()}.sqlite3"),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -15,7 +15,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import MAX_NOTE, MAX_TITLE, RoundConfirmation
+from .models import MAX_NOTE, MAX_RULES_NAME, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
 from .presentation.options import OPTIONS, SECTIONS, Option, places_with
 from .scoring import PRESET_HANZI, PRESETS, RuleSet, rules_for
@@ -97,6 +97,8 @@ class EveningForm(forms.Form):
                                widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
     preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
                                choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
+    rules_name = forms.CharField(label=_("这套规矩叫什么"), required=False, max_length=MAX_RULES_NAME,
+                                 help_text=_("可以不填。起个名字（比如“老王家规矩”），下次开一晚可以照搬。"))
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,
                                           choices=[(s, format_lazy(_("第{n}位（{seat}）"), n=s + 1, seat=SEAT_NAMES[s]))
                                                    for s in range(4)])
@@ -141,6 +143,37 @@ class EveningForm(forms.Form):
         """The rule options chosen on top of the preset."""
         values = {option.name: option_value(option, self.cleaned_data) for option in OPTIONS}
         return {name: value for name, value in values.items() if value is not None}
+
+
+    def preview_rules(self) -> RuleSet | None:
+        """The rules as chosen so far (the rest of the form need not be filled in), for the
+        rules text shown beside the form."""
+        if not hasattr(self, "cleaned_data"):
+            self.is_valid()
+        rules, _problems = rules_for(self.cleaned_data.get("preset") or "guiyang", self.options())
+        return rules
+
+    @classmethod
+    def initial_from(cls, rules: RuleSet, *, names: list[str], stake: str, rules_name: str) -> dict[str, Any]:
+        """开一晚 again with an earlier evening's players, stake and rules (照搬规矩): every option
+        that differs from the preset is filled in, as the player would have."""
+        initial: dict[str, Any] = {f"player_{seat}": name for seat, name in enumerate(names)}
+        initial.update(stake=stake, preset=rules.preset, rules_name=rules_name)
+        for name, value in rules.options().items():
+            initial.update(option_initial(OPTION_BY_NAME[name], value))
+        return initial
+
+
+def option_initial(option: Option, value: Any) -> dict[str, Any]:
+    """The initial values of `option_fields(option)` that state `value` (the reverse of `option_value`)."""
+    if option.keys:
+        return {f"{option.name}__{key}": value[key] for key in option.keys if key in value}
+    if isinstance(value, bool):
+        return {option.name: next(key for key, v in BOOL_VALUES.items() if v is value)}
+    return {option.name: value}
+
+
+OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 
 # Every option of RULES §9, blank (the preset's) unless changed: built from the OPTIONS table.

@@ -16,6 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 
 MAX_TITLE = 60  # Evening.title
+MAX_RULES_NAME = 40  # 老王家规矩: a name, not a description
 MAX_BY = 40  # Change.by: who made a change
 MAX_NOTE = 80  # RoundConfirmation.note: why a seat disputes a round
 
@@ -41,6 +42,8 @@ class Evening(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     stake = models.DecimalField(max_digits=12, decimal_places=4)
     rules = models.JSONField(help_text="RuleSet.to_dict(): the preset and every option, in full.")
+    rules_name = models.CharField(max_length=MAX_RULES_NAME, blank=True,
+                                  help_text="What the table calls these rules (老王家规矩); copied with them.")
     first_dealer = models.PositiveSmallIntegerField()
 
     class Meta:

@@ -10,7 +10,8 @@
 """
 from .drafts import draft_changes, draft_version, evening_draft, evening_words_version
 from .evenings import (
-    ROUNDS_PER_PAGE, EveningBoard, NetChange, PlayerTotal, evening_board, evening_for_editing, evening_for_reading,
+    ROUNDS_PER_PAGE, EveningBoard, NetChange, PlayerTotal, evening_board, evening_by_any_address,
+    evening_for_editing, evening_for_reading,
     evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
     evening_totals, evening_version, next_dealer, next_round_number, round_correction_preview,
     round_get, round_was_deleted,
@@ -25,7 +26,8 @@ from .what_if import evening_what_if, round_what_if
 __all__ = [
     "ROUNDS_PER_PAGE", "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
-    "TransferRow", "evening_board", "evening_for_editing", "evening_for_reading", "evening_history", "evening_history_page",
+    "TransferRow", "evening_board", "evening_by_any_address", "evening_for_editing", "evening_for_reading",
+    "evening_history", "evening_history_page",
     "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
     "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",

@@ -34,6 +34,14 @@ def evening_for_reading(*, read_token: str) -> Evening:
     return Evening.objects.prefetch_related("players").get(read_token=read_token)
 
 
+def evening_by_any_address(*, address: str) -> Evening | None:
+    """The evening at either of its addresses, or None: what 照搬规矩 copies from."""
+    if not address or len(address) > 64:
+        return None
+    return (Evening.objects.prefetch_related("players").filter(token=address).first()
+            or Evening.objects.prefetch_related("players").filter(read_token=address).first())
+
+
 def evening_stake_text(*, evening: Evening) -> str:
     """The stake exact and plain, as records, exports and pages write it: 0.5, not the column's
     0.5000; 40, not 4E+1."""
@@ -212,7 +220,7 @@ def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoa
         next_dealer=names[slim[-1][1] if slim else evening.first_dealer],
         next_number=next_round_number(evening=evening),
         stake=evening_stake_text(evening=evening),
-        rules_headline=rules_headline(rules),
+        rules_headline=(f"{evening.rules_name} · " if evening.rules_name else "") + rules_headline(rules),
         rules_words=rules_in_words(rules),
     )
 

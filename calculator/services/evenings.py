@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import MAX_TITLE, Evening, Player
+from ..models import MAX_RULES_NAME, MAX_TITLE, Evening, Player
 from ..scoring import rules_for
 from ..scoring.record import MAX_NAME, MAX_STAKE
 
@@ -42,6 +42,16 @@ def clean_stake(stake: Decimal | str) -> Decimal:
     return value
 
 
+def clean_rules_name(name: Any) -> str:
+    """A rule set's name, spaces tidied; raises ValidationError when it is not a short text."""
+    if not isinstance(name, str):
+        raise ValidationError("the rules' name must be text", code="rules_name")
+    name = " ".join(name.split())
+    if len(name) > MAX_RULES_NAME:
+        raise ValidationError("the rules' name is too long", code="rules_name")
+    return name
+
+
 @transaction.atomic
 def evening_create(
     *,
@@ -51,8 +61,10 @@ def evening_create(
     options: Mapping[str, Any] | None = None,
     first_dealer: int = 0,
     title: str = "",
+    rules_name: str = "",
 ) -> Evening:
-    """开一晚: seat the players, fix the stake and the rules for the whole evening (R41)."""
+    """开一晚: seat the players, fix the stake and the rules for the whole evening (R41); the
+    rules may carry the table's own name for them (老王家规矩)."""
     names = clean_names(names)
     stake = clean_stake(stake)
     rules, problems = rules_for(preset, options or {})
@@ -61,7 +73,8 @@ def evening_create(
     if not 0 <= first_dealer < len(names):
         raise ValidationError("the first dealer must be one of the seats", code="dealer")
     evening = Evening.objects.create(
-        title=clean_title(title), stake=stake, rules=rules.to_dict(), first_dealer=first_dealer
+        title=clean_title(title), stake=stake, rules=rules.to_dict(), first_dealer=first_dealer,
+        rules_name=clean_rules_name(rules_name),
     )
     Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(names))
     return evening

@@ -24,7 +24,7 @@ from .. import jsonsafe, selectors
 from ..models import MAX_BY, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
-from .evenings import clean_names, clean_stake, clean_title
+from .evenings import clean_names, clean_rules_name, clean_stake, clean_title
 from .rounds import snapshot
 
 EXPORT_FORMAT = "zhuoji.evening/1"
@@ -67,6 +67,7 @@ def _header(evening: Evening) -> dict[str, Any]:
         "created_at": _when(evening.created_at),
         "stake": selectors.evening_stake_text(evening=evening),
         "rules": evening.rules,
+        "rules_name": evening.rules_name,
         "first_dealer": evening.first_dealer,
         "players": [p.name for p in evening.players.order_by("seat")],
     }
@@ -263,7 +264,8 @@ def _check(data: Mapping[str, Any]) -> _Checked:
     if not isinstance(title, str) or len(title) > MAX_TITLE:
         raise _refuse("the title is longer than a title")
     evening = Evening(title=clean_title(title), created_at=_moment(data["created_at"]),
-                      stake=clean_stake(data["stake"]), rules=dict(data["rules"]), first_dealer=first_dealer)
+                      stake=clean_stake(data["stake"]), rules=dict(data["rules"]), first_dealer=first_dealer,
+                      rules_name=clean_rules_name(data.get("rules_name", "")))
     scorer = _Scorer(names, selectors.evening_stake_text(evening=evening))
     rounds = [_check_round(r, scorer) for r in parts["rounds"]]
     numbers = [r.number for r in rounds]

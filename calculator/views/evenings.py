@@ -22,7 +22,8 @@ from ..entry.draft import SeatProgress, draft_progress
 from ..forms import EveningForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..pdf import render_pdf, report_rounds
-from ..presentation import present
+from ..presentation import present, rules_url
+from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
 from .access import ME_SESSION_KEY, base_context, editing, pdf_response, reading, refused, round_or_404
@@ -37,20 +38,33 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well
 @require_http_methods(["GET", "POST"])
 @rate_limited("evening_new")
 def evening_new(request):
-    form = EveningForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    """开一晚. ?rules_from=<an evening's address> starts from that evening's players, stake and rules
+    (照搬规矩: either address will do, so any phone that followed the evening can). 看看规矩
+    (`preview`) shows the rules as chosen so far, in words, without opening anything."""
+    copied = selectors.evening_by_any_address(address=request.GET.get("rules_from", ""))
+    initial = EveningForm.initial_from(
+        ruleset_from_dict(copied.rules), names=selectors.evening_names(evening=copied),
+        stake=selectors.evening_stake_text(evening=copied), rules_name=copied.rules_name,
+    ) if copied else None
+    form = EveningForm(request.POST or None, initial=initial)
+    previewing = "preview" in request.POST
+    if request.method == "POST" and not previewing and form.is_valid():
         data = form.cleaned_data
         try:
             evening = services.evening_create(
                 names=data["names"], stake=data["stake"], preset=data["preset"], options=form.options(),
-                first_dealer=data["first_dealer"], title=data["title"],
+                first_dealer=data["first_dealer"], title=data["title"], rules_name=data["rules_name"],
             )
         except ValidationError as error:
             form.add_error(None, error)
         else:
             return redirect("calculator:evening_detail", token=evening.token)
-    response = render(request, "calculator/evening/new.html", {"form": form})
-    return refused(response) if request.method == "POST" else response
+    rules = form.preview_rules() if form.is_bound else ruleset_from_dict(copied.rules) if copied else None
+    context = {"form": form, "copied": copied, "rules_from": request.GET.get("rules_from", ""), "rules": rules,
+               "rules_words": rules_in_words(rules) if rules else None,
+               "rules_link": rules_url(rules) if rules else ""}
+    response = render(request, "calculator/evening/new.html", context)
+    return refused(response) if request.method == "POST" and not previewing else response
 
 
 # -- the evening page --------------------------------------------------------------------------

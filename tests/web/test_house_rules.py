@@ -82,3 +82,67 @@ def test_the_evening_supplies_and_stores_the_dealers_streak():
     # A correction of round 2 counts the rounds before it only.
     corrected = services.round_correct(round=rounds[1], record=example_record("E1"), expected_version=1)
     assert corrected.record["dealer_streak"] == 1
+
+
+# -- house rules of one's own: named, previewed, copied to the next evening, exported ------------
+
+
+def form_data(page: str) -> dict[str, str]:
+    """What a browser would post for the form on `page`, as it was filled in (raw HTML)."""
+    form = re.search(r'<form method="post" action="/evening/new/.*?</form>', page, re.DOTALL)[0]
+    data: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        kind = (re.search(r'type="([^"]+)"', tag) or [None, "text"])[1]
+        if not name or (kind in ("radio", "checkbox") and " checked" not in tag):
+            continue
+        data[name[1]] = html.unescape(value[1]) if value else ("on" if kind == "checkbox" else "")
+    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.DOTALL):
+        chosen = re.search(r'<option value="([^"]*)" selected>', body)
+        data[name] = html.unescape(chosen[1]) if chosen else ""
+    return data
+
+
+def test_opening_an_evening_previews_its_rules_in_words_without_opening_it(client):
+    response = client.post(reverse("calculator:evening_new"), evening_post(
+        player_0="", preset="xingyi", bao_ji="shown", chicken_collectors="ready_or_pay", cap="30",
+        rules_name="老王家规矩", preview="1"))
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 200 and not Evening.objects.exists()
+    preview = re.search(r'<section class="ev-rules-preview".*?</section>', page, re.DOTALL)[0]
+    assert "老王家规矩" in preview and "兴义规则" in preview
+    for name, words in (("包鸡", "包鸡只包亮出来的鸡"), ("封顶", "30 番")):
+        assert re.search(rf"<dt>{name}</dt>\s*<dd>{words}</dd>", preview), name
+    assert 'value="老王家规矩"' in page  # what was typed stays
+
+
+def test_a_named_rule_set_is_copied_to_the_next_evening_from_the_read_only_address(client):
+    client.post(reverse("calculator:evening_new"), evening_post(
+        preset="anshun", self_draw="plain", dou_reverse="yes", cap="20", rules_name="老王家规矩", stake="2",
+        gold="3"))
+    first = Evening.objects.get()
+    assert first.rules["gold"] == 3 and first.rules_name == "老王家规矩"
+    board = html.unescape(client.get(reverse("calculator:evening_detail", args=[first.token])).content.decode())
+    assert "老王家规矩 · 安顺" in board
+    follow = html.unescape(client.get(reverse("calculator:evening_follow", args=[first.read_token])).content.decode())
+    link = f"{reverse('calculator:evening_new')}?rules_from={first.read_token}"
+    assert link in follow  # each address copies by itself: the edit page never shows the read-only one
+    assert f"{reverse('calculator:evening_new')}?rules_from={first.token}" in board
+
+    raw = client.get(link).content.decode()
+    page = html.unescape(raw)
+    assert 'name="player_0" value="老王"' in page and 'name="rules_name" value="老王家规矩"' in page
+    assert re.search(r'<option value="plain" selected>', page)
+    assert "<dt>规则</dt>" in page  # the copied rules are shown in words before anything is changed
+    assert client.post(link, form_data(raw)).status_code == 302  # opened as it came, untouched
+    second = Evening.objects.exclude(pk=first.pk).get()
+    assert second.rules == first.rules and second.rules_name == "老王家规矩"
+    assert [p.name for p in second.players.all()] == [p.name for p in first.players.all()]
+
+
+def test_the_export_carries_the_rules_name_and_the_import_keeps_it(client):
+    evening = services.evening_create(names=["老王", "小李", "阿珍"], stake=1, preset="guiyang",
+                                      options={"bao_ji": "shown"}, rules_name="老王家规矩")
+    exported = services.evening_export(evening=evening)
+    assert exported["rules_name"] == "老王家规矩" and exported["rules"]["bao_ji"] == "shown"
+    assert services.evening_import(data=exported).rules_name == "老王家规矩"

@@ -10,6 +10,7 @@ lock for a fraction of a second: other tables' rounds wait for one of those, and
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import jsonsafe, selectors
@@ -42,6 +43,7 @@ MAX_PAID_POINTS = 10_000_000
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=2)  # another machine's clock may run ahead
 WRITE_CHUNK = 50  # rows per write transaction (_write): about 350 kB of JSON
+SQLITE_CHUNK_PAUSE = 0.15  # seconds between two chunks on SQLite (_let_others_write)
 
 
 def _when(value: datetime) -> str:
@@ -282,6 +284,14 @@ def _check(data: Mapping[str, Any]) -> _Checked:
 # -- writing: short transactions of bulk inserts ---------------------------------------------------
 
 
+def _let_others_write() -> None:
+    """On SQLite, leave the write lock free between two chunks for longer than a waiting writer
+    sleeps between its tries (its busy handler waits up to 100 ms): the lock is not fair, and
+    chunks back to back would starve another table's round for the whole import."""
+    if connection.vendor == "sqlite":
+        time.sleep(SQLITE_CHUNK_PAUSE)
+
+
 def _write(checked: _Checked) -> Evening:
     """Write the checked evening in chunks of WRITE_CHUNK rows, each its own transaction: on
     SQLite each holds the one write lock for a fraction of a second (a whole 8 MB evening held
@@ -297,6 +307,7 @@ def _write(checked: _Checked) -> Evening:
             for row in rows:
                 row.evening = evening
             for start in range(0, len(rows), WRITE_CHUNK):
+                _let_others_write()
                 with transaction.atomic():
                     model.objects.bulk_create(rows[start:start + WRITE_CHUNK])
     except BaseException:

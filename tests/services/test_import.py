@@ -198,3 +198,18 @@ def test_an_export_from_before_items_carried_words_still_imports(export):
             item["detail"] = "闷豆 9筒"
     copy_ = services.evening_import(data=data)
     assert all("words" in item for r in copy_.rounds.all() for item in r.settlement["items"])
+
+
+def test_on_sqlite_the_write_lock_is_left_free_between_chunks(monkeypatch, chunks):
+    """SQLite's lock is not fair: a writer waiting for it retries every 100 ms at most, so
+    chunks written back to back would keep another table's round out for the whole import."""
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL locks rows, not the database")
+    data = evening_of(10)
+    monkeypatch.setattr(exchange, "WRITE_CHUNK", 4)
+    events = []
+    monkeypatch.setattr(exchange.time, "sleep", lambda seconds: events.append(seconds))
+    chunks.clear()
+    services.evening_import(data=data)
+    inserts = [c for c in chunks if c[0] != "Player"]
+    assert len(events) == len(inserts) and min(events) > 0.1

@@ -40,6 +40,9 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
     "locale": "zh-CN",
+    # Pages send a Content-Security-Policy that allows no inline script; the tests' own injected
+    # helpers (axe-core) are not the page's. tests/browser/test_csp.py opens pages without this.
+    "bypass_csp": True,
 }
 SCREENSHOT_DIR = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 

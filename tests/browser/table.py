@@ -15,6 +15,7 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
     "locale": "zh-CN",
+    "bypass_csp": True,  # the pages' CSP is for the pages, not for axe-core injected by the tests
 }
 
 

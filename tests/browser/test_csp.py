@@ -1,0 +1,54 @@
+"""The pages work under their Content-Security-Policy (issue 14): htmx, the tile keyboard and the
+evening's chart, in Chromium that enforces the policy (the other browser tests bypass it so that
+axe-core can be injected). Any refusal the browser reports fails the test."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PHONE
+from tests.factories import make_evening, record_rounds
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WATCH = """window.__refused = [];
+document.addEventListener('securitypolicyviolation',
+    e => window.__refused.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline')));"""
+
+
+@pytest.fixture
+def strict_page(browser):
+    context = browser.new_context(**{**PHONE, "bypass_csp": False})
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def refused(page) -> list[str]:
+    return page.evaluate("() => window.__refused")
+
+
+def test_the_tile_keyboard_and_htmx_work_under_the_policy(live_server, strict_page):
+    page = strict_page
+    response = page.goto(live_server.url + "/round/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.locator("[data-tile-box]").first.click()
+    keyboard = page.locator("[data-tile-keyboard]")
+    expect(keyboard).to_be_visible()
+    keyboard.locator(".tile-key").first.click()
+    assert page.evaluate("() => typeof window.htmx === 'object'")
+    page.wait_for_timeout(500)
+    assert refused(page) == []
+
+
+def test_the_evening_page_and_its_chart_work_under_the_policy(live_server, strict_page):
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2", "E3"])
+    page = strict_page
+    page.goto(f"{live_server.url}/e/{evening.token}/")
+    expect(page.locator("svg").first).to_be_visible()
+    page.goto(f"{live_server.url}/v/{evening.read_token}/")
+    expect(page.locator("svg").first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert refused(page) == []

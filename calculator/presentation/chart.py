@@ -148,7 +148,7 @@ def _legend(series: list[Series], columns: int) -> str:
 # The plot is about 330 units wide: more points than that draw nothing new, and a dot per round
 # stops being a dot long before. A long evening's line keeps each stretch's lowest and highest
 # total (so no swing disappears), and its chart weighs the same at 100 rounds as at 1000.
-MAX_POINTS = 240
+MAX_POINTS = 160
 MAX_DOTS = 40
 
 

@@ -12,7 +12,8 @@ button, a switch is one tap; a menu is two, open and pick):
 - one recorder: one phone enters every seat, the outcome, and taps 记下这一局;
 - four phones: each phone (its own browser, in its own thread) says who it is (我是…, not
   counted: once an evening), opens 记一局 at the same moment and taps only its own seat; the
-  phone with the least to tap of its own also enters the outcome (翻牌, first 幺鸡, who won);
+  phone with the least to tap of its own also enters how the round ended (who won, on what, from
+  whom), the next least busy 翻牌 and the first 幺鸡 (any phone may set the round's fields);
   every phone waits until it shows the whole table's settlement, taps 确认, and the phone that
   tapped least taps 记下这一局. Three-player E8 has three phones.
 
@@ -116,10 +117,13 @@ def _recorder(browser, base: str, token: str, record: dict, net: list[int]) -> d
 
 def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
     """Each seat's phone in a thread of its own (Playwright's sync API is one per thread)."""
-    from tests.browser.table import enter_outcome, enter_seat, open_phone
+    from tests.browser.table import enter_chickens, enter_ending, enter_seat, open_phone
 
     seats = len(record["seats"])
-    outcome_seat = min(range(seats), key=lambda s: _own_taps(record, s))
+    # Round-level fields can be set from any phone: the least busy sets how it ended, the next 翻牌
+    # and the first 幺鸡; whoever tapped least by then taps 记下这一局.
+    by_load = sorted(range(seats), key=lambda s: _own_taps(record, s))
+    outcome_seat, chicken_seat = by_load[0], by_load[1]
     opened = threading.Barrier(seats)
     results: list = [None] * seats
     errors: list[BaseException] = []
@@ -134,7 +138,9 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             marks.setdefault("start", time.perf_counter())
             enter_seat(phone, record, seat)
             if seat == outcome_seat:
-                enter_outcome(phone, record)
+                enter_ending(phone, record)
+            if seat == chicken_seat:
+                enter_chickens(phone, record)
             _wait_for_net(phone, net)
             settled[seat] = time.perf_counter()
             confirm = phone.page.locator('#draft-confirm button[value="confirmed"]')
@@ -142,7 +148,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             phone.page.wait_for_load_state()
             results[seat] = phone
             opened.wait(120)  # every seat has confirmed
-            if seat == outcome_seat:
+            if seat == min(range(seats), key=lambda s: results[s].taps):
                 _wait_for_net(phone, net)
                 phone.tap(phone.page.get_by_role("button", name="记下这一局"))
                 phone.page.wait_for_url(f"**/e/{token}/")
@@ -164,7 +170,8 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
     if errors:
         raise errors[0]
     return {"taps": [phone.taps for phone in results], "seconds": marks["end"] - marks["start"],
-            "settled_seconds": max(settled) - marks["start"], "outcome_seat": outcome_seat}
+            "settled_seconds": max(settled) - marks["start"], "outcome_seat": outcome_seat,
+            "chicken_seat": chicken_seat}
 
 
 def _stored_net(site, token: str) -> list[list[int]]:

@@ -72,6 +72,11 @@
     var inFlight = 0;
     var applying = false, polling = false, stopped = false, submitting = false;
 
+    /* How many fields this page holds that the server does not yet: tests and CSS can see it. */
+    function showPending() {
+      root.setAttribute("data-draft-pending", String(Object.keys(dirty).length));
+    }
+
     function note(text) {
       if (!log || !text) return;
       var item = document.createElement("li");
@@ -88,6 +93,7 @@
     function stop(number, href) {
       stopped = true;
       dirty = {};
+      showPending();
       root.classList.add("is-recorded");
       if (number) {
         var bar = document.getElementById("draft-bar");
@@ -119,6 +125,7 @@
       var name = event.target.name;
       if (applying || !name || name.indexOf("draft_") === 0) return;
       dirty[name] = true;
+      showPending();
     });
     form.addEventListener("submit", function () { submitting = true; });
     form.addEventListener("htmx:configRequest", function (event) {
@@ -141,6 +148,7 @@
       Object.keys(sent).forEach(function (name) {
         if (same(valuesOf(form, name), sent[name])) delete dirty[name];
       });
+      showPending();
       readBar();
     });
     document.body.addEventListener("htmx:oobAfterSwap", readBar);
@@ -182,6 +190,7 @@
           if (!stopped && !inFlight && Object.keys(dirty).length) redraw(form);  // send what is still unsaved
         });
     }
+    showPending();
     setInterval(poll, POLL_MS);
     document.addEventListener("visibilitychange", poll);
 

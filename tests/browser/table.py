@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
 
 from calculator.scoring import parse_tiles
 
@@ -35,7 +35,15 @@ class Phone:
         self.taps += 2  # open the menu, pick
 
     def close(self) -> None:
-        self.context.close()
+        """Leave the page first: its 2-second poll stops before the context goes (a request still
+        being served while a test's database is flushed makes SQLite say "table is locked")."""
+        try:
+            self.page.goto("about:blank")
+            self.page.wait_for_timeout(100)
+        except Error:  # a page that asks before it is left (a correction) stays: close it anyway
+            pass
+        finally:
+            self.context.close()
 
 
 def open_phone(browser: Browser, base_url: str, token: str, seat: int | None) -> Phone:
@@ -99,6 +107,12 @@ def enter_seat(phone: Phone, record: dict, seat: int) -> None:
 
 def enter_outcome(phone: Phone, record: dict) -> None:
     """The round-level fields: dealer, how it ended, who won on what, 翻牌, the first 幺鸡."""
+    enter_ending(phone, record)
+    enter_chickens(phone, record)
+
+
+def enter_ending(phone: Phone, record: dict) -> None:
+    """Dealer, how the round ended, who won on which tile, from whom, and the special cases."""
     page = phone.page
     if page.locator("#id_dealer").input_value() != str(record["dealer"]):
         phone.select(page.locator("#id_dealer"), str(record["dealer"]))
@@ -122,6 +136,11 @@ def enter_outcome(phone: Phone, record: dict) -> None:
                 phone.tap(page.locator("label[for=id_robbed]"))
             if any(w.get("passed_before") for w in outcome["winners"]):
                 phone.tap(page.locator("label[for=id_passed_before]"))
+
+
+def enter_chickens(phone: Phone, record: dict) -> None:
+    """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it)."""
+    page = phone.page
     if record.get("turned"):
         phone.select(page.locator("#id_turned"), record["turned"])
     first = record.get("first_yaoji")
@@ -129,3 +148,8 @@ def enter_outcome(phone: Phone, record: dict) -> None:
         phone.select(page.locator("#id_first_yaoji_seat"), str(first["seat"]))
         if first.get("claimed_by") is not None:
             phone.select(page.locator("#id_first_yaoji_claimed_by"), str(first["claimed_by"]))
+
+
+def saved(phone: Phone) -> None:
+    """Wait until the page holds nothing the server does not (draft.js counts what is unsaved)."""
+    expect(phone.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=20_000)

@@ -13,7 +13,7 @@ from calculator import selectors
 from calculator.models import Round
 from calculator.presentation import signed
 from calculator.scoring import parse_tiles
-from tests.browser.table import chips, enter_outcome, enter_seat, open_phone, seat_card, tap_hand
+from tests.browser.table import chips, enter_outcome, enter_seat, open_phone, saved, seat_card, tap_hand
 from tests.factories import example_record, expected_net, make_evening
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -90,9 +90,7 @@ def test_a_reload_and_back_in_the_middle_restore_the_entry_exactly(live_server, 
         enter_seat(phone, record, 0)
         enter_seat(phone, record, 1)
         enter_outcome(phone, record)
-        expect(page.locator("#draft-bar")).to_have_attribute("data-draft-version", re.compile(r"\d+"))
-        page.wait_for_timeout(600)  # the last tap's preview (350 ms) has been sent
-        page.wait_for_load_state("networkidle")
+        saved(phone)
         page.reload()
         expect(chips(page, 0)).to_have_count(hand_size(record, 0))
         expect(chips(page, 1)).to_have_count(hand_size(record, 1))
@@ -192,3 +190,45 @@ def test_the_round_page_without_an_evening_keeps_its_entry_in_the_browser(live_s
     page.goto(live_server.url + "/")
     page.go_back()
     expect(chips(page, 1)).to_have_count(hand_size(record, 1))
+
+
+def test_killing_the_page_mid_entry_and_reopening_it_elsewhere_loses_nothing(live_server, browser):
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=0)
+    enter_seat(phone, record, 0)
+    enter_outcome(phone, record)
+    saved(phone)
+    phone.close()  # the tab is gone, the browser too
+    again = open_phone(browser, live_server.url, evening.token, seat=0)
+    try:
+        expect(chips(again.page, 0)).to_have_count(hand_size(record, 0))
+        expect(again.page.locator("#id_turned")).to_have_value(record["turned"])
+        expect(again.page.locator("#id_seat0-melds-0-kind")).to_have_value("men")
+    finally:
+        again.close()
+
+
+def test_a_correction_asks_before_the_page_is_left_with_changes_not_submitted(live_server, browser):
+    from calculator import services
+
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"))
+    phone = open_phone(browser, live_server.url, evening.token, seat=None)
+    page = phone.page
+    try:
+        page.goto(f"{live_server.url}/e/{evening.token}/rounds/1/edit/")
+        asked = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+        page.locator(".ev-back").click()  # nothing changed yet: no question
+        expect(page).to_have_url(re.compile(r"/rounds/1/$"))
+        assert asked == []
+        page.go_back()
+        phone.select(page.locator("#id_turned"), "6s")
+        with page.expect_event("dialog"):
+            page.locator(".ev-back").click()
+        assert asked == ["beforeunload"]
+        expect(page).to_have_url(re.compile(r"/rounds/1/edit/$"))  # dismissed: still here, change kept
+        expect(page.locator("#id_turned")).to_have_value("6s")
+    finally:
+        phone.close()

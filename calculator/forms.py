@@ -17,8 +17,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_NOTE, MAX_RULES_NAME, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
+from .presentation.words import PRESET_TITLES
 from .presentation.options import OPTIONS, SECTIONS, Option, places_with
-from .scoring import PRESET_HANZI, PRESETS, RuleSet, rules_for
+from .scoring import PRESETS, RuleSet, rules_for
 from .scoring.record import MAX_NAME, MAX_STAKE, SEAT_NAMES
 from .scoring.rules import MAX_POINTS
 
@@ -96,7 +97,7 @@ class EveningForm(forms.Form):
                                max_value=MAX_STAKE, max_digits=11, decimal_places=4,
                                widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}))
     preset = forms.ChoiceField(label=_("哪里的规则"), initial="guiyang", widget=forms.RadioSelect(attrs={"class": "btn-check"}),
-                               choices=[(key, _(hanzi)) for key, hanzi in PRESET_HANZI.items()])
+                               choices=list(PRESET_TITLES.items()))
     rules_name = forms.CharField(label=_("这套规矩叫什么"), required=False, max_length=MAX_RULES_NAME,
                                  help_text=_("可以不填。起个名字（比如“老王家规矩”），下次开一晚可以照搬。"))
     first_dealer = forms.TypedChoiceField(label=_("第一局谁坐庄"), coerce=int, initial=0,

@@ -24,15 +24,14 @@ from django.contrib.staticfiles import finders
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils._os import safe_join
-from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from . import selectors
 from .presentation import chinese_page, outcome_text, present, tile_name, words_text
 from .presentation.options import changed_in_words
+from .presentation.words import DECLARED_CHOICES
 from .scoring import WON
-from .scoring.record import DECLARED_HANZI
 from .scoring.tiles import SUIT_HANZI
 
 # The base URL documents are rendered against. `.invalid` never resolves (RFC 2606), and the
@@ -189,7 +188,7 @@ def receipt_context(settlement) -> dict:
             "concealed": tiles_hanzi(seat.concealed),
             "melds": [meld_hanzi(m, names) for m in seat.melds],
             "discards": " ".join(tile_name(t) for t in seat.discards),
-            "declared": _(DECLARED_HANZI[seat.declared]) if seat.declared else "",
+            "declared": str(dict(DECLARED_CHOICES)[seat.declared]) if seat.declared else "",
             "xiang_gong": seat.xiang_gong,
         })
     matrix = [

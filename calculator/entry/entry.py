@@ -18,9 +18,9 @@ from django.utils.translation import gettext
 from .post import clean_form, clean_meld_rows, raw_value
 from .record import melds_initial, round_initial, round_record, seat_draft, seat_initial
 from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm, clean_notation
-from ..presentation import ALL_TILE_CHIPS, TileChip, problem_message
+from ..presentation import ALL_TILE_CHIPS, TileChip, preset_title, problem_message
 from ..scoring import (
-    PRESET_HANZI, PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, TileSyntaxError, check,
+    PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, TileSyntaxError, check,
     parse_tiles, settle,
 )
 from .seats import SeatEntry, SeatPreview, Slot, seat_preview
@@ -342,7 +342,7 @@ class RoundEntry:
 
     @property
     def rules_label(self) -> str:
-        return gettext(PRESET_HANZI[self.rules.preset])
+        return preset_title(self.rules.preset)
 
     def _value(self, name: str) -> Any:
         """A round-form field's current value (bound data, else initial)."""

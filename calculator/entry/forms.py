@@ -7,18 +7,16 @@ turns them into the record.
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Column, Field, Layout, Row
 from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ..forms import option_fields
 from ..presentation.options import OPTIONS
-from ..presentation.words import DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
-from ..scoring import PRESET_HANZI, TileSyntaxError, format_tiles, parse_tiles
+from ..presentation.words import PRESET_TITLES, DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
+from ..scoring import TileSyntaxError, format_tiles, parse_tiles
 
 MAX_MELDS = 4
 # Typed notation may use the tiles' own names: 5万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s.
@@ -72,19 +70,6 @@ def _notation(label, **kw) -> forms.CharField:
                            widget=forms.TextInput(attrs=attrs), **kw)
 
 
-def _helper(*layout, show_labels: bool = True) -> FormHelper:
-    """A crispy helper for a form rendered inside the page's one <form> (no tag, no CSRF of its own).
-
-    The forms build it on first use (`cached_property`): the pages draw their fields one by one
-    and only `{% crispy form %}` needs the layout."""
-    helper = FormHelper()
-    helper.form_tag = False
-    helper.disable_csrf = True
-    helper.form_show_labels = show_labels
-    helper.layout = Layout(*layout)
-    return helper
-
-
 def _offer_seats(form: forms.Form, names: list[str]) -> None:
     """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
     (`entry.post` reads these fields by the same list)."""
@@ -96,7 +81,7 @@ def _offer_seats(form: forms.Form, names: list[str]) -> None:
 class RoundForm(forms.Form):
     """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
 
-    preset = forms.ChoiceField(label=_("规则"), choices=[(key, _(name)) for key, name in PRESET_HANZI.items()],
+    preset = forms.ChoiceField(label=_("规则"), choices=list(PRESET_TITLES.items()),
                                initial="guiyang")
     stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
                             widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
@@ -136,10 +121,6 @@ class RoundForm(forms.Form):
         """The rule options this form offers (those of presentation.options marked `round_form`)."""
         return [self[name] for name in ROUND_OPTION_FIELDS if name in self.fields]
 
-    @cached_property
-    def helper(self) -> FormHelper:
-        return _helper(*self.fields)
-
 
 # The rule options the stateless round form offers, built from the one OPTIONS table (a yes/no
 # option is a switch). An evening fixes them, so its round form drops them with the preset.
@@ -166,11 +147,6 @@ class SeatForm(forms.Form):
         if fixed_name:
             del self.fields["name"]
 
-    @cached_property
-    def helper(self) -> FormHelper:
-        head = [name for name in ("name", "concealed", "discards") if name in self.fields]
-        return _helper(*head, Row(Column("declared"), Column("xiang_gong")), "mei_jiao")
-
 
 class MeldForm(forms.Form):
     """One meld: 碰 or one of the three 豆, its tile, whose discard it took, and 憨包豆."""
@@ -186,10 +162,6 @@ class MeldForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.row = row  # its place among the seat's rows, from 0 (None for the formset's empty form)
         _offer_seats(self, names)
-
-    @cached_property
-    def helper(self) -> FormHelper:
-        return _helper(Row(*(Column(Field(name)) for name in self.fields)), show_labels=False)
 
 
 class BaseMeldFormSet(forms.BaseFormSet):

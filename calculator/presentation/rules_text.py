@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from ..scoring import PATTERN_HANZI, PRESET_HANZI, RuleSet
+from ..scoring import PATTERN_HANZI, PRESETS, RuleSet
 from .options import OPTION, changed_lines, option_lines
 from .options import points as _points
 from .settlement import pattern_title, preset_title
@@ -342,5 +342,5 @@ def rules_page(rules: RuleSet) -> RulesPage:
             sections.append(RuleSection(_(SECTIONS[number]), []))
         sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
     changed = changed_text(rules)
-    presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESET_HANZI]
+    presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESETS]
     return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, option_lines(rules), changed)

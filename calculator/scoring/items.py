@@ -15,7 +15,6 @@ from .record import Meld, RoundRecord
 # The group an item is shown under, by the first part of its reason code.
 # 查叫 has its own: on a 荒庄 nobody won, so its payments under 胡 would say what did not happen.
 GROUPS = {"hu": "hu", "bao": "bao", "dou": "dou", "ji": "ji", "cha_jiao": "cha_jiao", "penalty": "fa", "cap": "cap"}
-GROUP_HANZI = {"hu": "胡", "cha_jiao": "查叫", "bao": "报听", "dou": "豆", "ji": "鸡", "fa": "罚", "cap": "封顶"}
 GROUP_ORDER = ("hu", "cha_jiao", "bao", "dou", "ji", "fa", "cap")
 
 

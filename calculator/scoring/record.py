@@ -19,7 +19,6 @@ from .tiles import Tile, TileSyntaxError, format_tiles, parse_tile, parse_tiles
 SEAT_NAMES = ("东", "南", "西", "北")
 KONG_KINDS = ("men", "zhuanwan", "dian")
 MELD_HANZI = {"pong": "碰", "men": "闷豆", "zhuanwan": "转弯豆", "dian": "点豆", "late": "憨包豆"}
-DECLARED_HANZI = {"hard": "硬报", "soft": "软报"}
 MAX_NAME = 40
 MAX_TILES_TEXT = 200
 MAX_STAKE = Decimal("1000000")

@@ -166,7 +166,6 @@ PRESETS: dict[str, RuleSet] = {
         draw_dealer="xingyi",
     ),
 }
-PRESET_HANZI = {"guiyang": "贵阳", "anshun": "安顺", "xingyi": "兴义"}
 
 _INT_OPTIONS = {
     f.name for f in dataclasses.fields(RuleSet) if f.type in ("int", int)

@@ -96,8 +96,3 @@ def minimum_transfers(nets: list[int]) -> list[Transfer]:
     for group in zero_sum_groups(list(nets)):
         transfers.extend(_settle_group(group, nets))
     return sorted(transfers, key=lambda t: (t.payer, t.payee))
-
-
-def minimum_transfer_count(nets: list[int]) -> int:
-    """n minus the largest number of disjoint zero-sum groups (R43)."""
-    return len(nets) - len(zero_sum_groups(list(nets)))

@@ -107,10 +107,3 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
         if by_suit[suit]:
             out.append("".join(map(str, by_suit[suit])) + suit)
     return "".join(out)
-
-
-def counts_of(tiles: Iterable[Tile]) -> list[int]:
-    counts = [0] * KINDS
-    for tile in tiles:
-        counts[tile.index] += 1
-    return counts

@@ -159,3 +159,14 @@ def _no_rate_limits_and_a_clear_cache(settings):
 
     settings.RATE_LIMITS = {}
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _the_default_language_in_every_test():
+    """The locale middleware activates the language of each request in the test's own thread and
+    leaves it active: after a test that read a page in English, a later test would see English
+    where it expects the default (Chinese), or not, depending on the order tests run in."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()

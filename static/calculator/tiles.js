@@ -9,6 +9,12 @@
  * seat's standing, the problems, the settlement and the net bar) is put in place in one pass by
  * `applyPreview`, touching only the pieces that changed, and an answer that a newer tap has
  * already made stale is cancelled rather than waited for.
+ *
+ * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
+ * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
+ * and 憨包 as buttons; a chip tapped in a winner's hand is 胡的那张; a full hand moves the
+ * keyboard to the next seat still to enter; the first 幺鸡's discarder gets it in his discards
+ * once; the 热炮 menu offers only the discarder's kongs.
  */
 (function () {
   "use strict";
@@ -21,6 +27,9 @@
   var keys = [];        // its 27 tile keys
   var active = null;    // the input the keyboard writes to
   var added = {};       // input id -> tiles added by key, for ⌫
+  var meldKind = null;  // a meld key pressed, waiting for its tile
+  var pendingRow = null; // the meld row whose "whose discard" buttons are showing
+  var yaojiAdded = null; // the 打出的鸡 input the first-幺鸡 menu put a 幺鸡 into
 
   /* "123m55p" -> ["1m", "2m", "3m", "5p", "5p"]; null when the text is not notation (R2). */
   function parse(text) {
@@ -93,6 +102,9 @@
     var box = boxOf(input);
     if (!box || tiles === null) return;
     box.querySelector(".tile-chips").innerHTML = sorted(tiles).map(chip).join("");
+    var won = winTileOf(input);
+    var mark = won && box.querySelector('.tile-chips .tile[data-tile="' + won + '"]');
+    if (mark) mark.classList.add("is-win-tile");
     box.classList.toggle("is-empty", tiles.length === 0);
     box.classList.toggle("is-active", input === active);
     var text = renderCount(input, tiles);
@@ -123,9 +135,161 @@
   }
 
   function renderAll() {
+    markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation").forEach(render);
     revealMelds();
-    markSeats();
+    offerHotKongs();
+  }
+
+  /* -- the keyboard's menus ------------------------------------------------------------------ */
+
+  function isHand(input) { return /-concealed$/.test(input.name); }
+
+  function cardOf(input) { return input.closest("[data-seat-card]"); }
+
+  function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
+
+  /* A select or checkbox changed as if by hand: the preview, the counts and drafts follow. */
+  function setField(el, value) {
+    if (el.type === "checkbox") el.checked = value; else el.value = value;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  /* The winning tile, when `input` is a winner's hand. */
+  function winTileOf(input) {
+    if (!isHand(input)) return null;
+    var card = cardOf(input);
+    if (!card || !card.classList.contains("is-winner")) return null;
+    var select = formField(input.closest("form"), "win_tile");
+    return select && select.value;
+  }
+
+  function armMeld(kind) {
+    meldKind = meldKind === kind ? null : kind;
+    keyboard.querySelectorAll("[data-kb-meld]").forEach(function (key) {
+      key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-meld") === meldKind));
+    });
+  }
+
+  function hideFrom() {
+    pendingRow = null;
+    keyboard.querySelector("[data-kb-from]").hidden = true;
+  }
+
+  /* 碰 / 豆 then a tile: the seat's next empty meld row gets both, then asks whose discard it was. */
+  function addMeld(code) {
+    var kind = meldKind;
+    armMeld(null);
+    var card = cardOf(active);
+    var row = Array.prototype.find.call(card.querySelectorAll("[data-meld-row]"), function (r) {
+      return !r.querySelector("select.meld-kind").value;
+    });
+    if (!row) return;  // four melds already
+    var details = card.querySelector("details.melds");
+    if (details) details.open = true;
+    setField(row.querySelector("select.meld-kind"), kind);
+    setField(row.querySelector('select[name$="-tile"]'), code);
+    showFrom(row, kind);
+  }
+
+  function showFrom(row, kind) {
+    var own = cardOf(active).getAttribute("data-seat-card");
+    var from = keyboard.querySelector("[data-kb-from]");
+    var seats = keyboard.querySelector("[data-kb-from-seats]");
+    var select = row.querySelector("select.meld-from");
+    seats.innerHTML = "";
+    if (kind !== "men") {
+      Array.prototype.forEach.call(select.options, function (option) {
+        if (!option.value || option.value === own) return;
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "kb-btn";
+        button.setAttribute("data-kb-from-seat", option.value);
+        button.textContent = option.textContent;
+        seats.appendChild(button);
+      });
+    }
+    keyboard.querySelector("[data-kb-from-label]").hidden = kind === "men";
+    var late = row.querySelector('input[name$="-late"]');
+    keyboard.querySelector("[data-kb-late-wrap]").hidden = !(kind === "men" || kind === "zhuanwan");
+    keyboard.querySelector("[data-kb-late]").checked = Boolean(late && late.checked);
+    pendingRow = row;
+    from.hidden = false;
+  }
+
+  function chooseFrom(seat) {
+    if (!pendingRow) return;
+    setField(pendingRow.querySelector("select.meld-from"), seat);
+    var kind = pendingRow.querySelector("select.meld-kind").value;
+    if (kind !== "zhuanwan") { hideFrom(); maybeAdvance(); }
+  }
+
+  /* A full hand: the keyboard goes on to the next seat still to enter (none left: it closes).
+   * Until the page knows who won (or that nobody did), only 14 tiles are surely a full hand. */
+  function maybeAdvance() {
+    if (!active || !isHand(active) || pendingRow) return;
+    var tiles = parse(active.value) || [];
+    var count = countOf(active, tiles);
+    var form = active.closest("form");
+    var known = form.querySelector('input[value="draw"]:checked') || form.querySelector(".winner-switch input:checked");
+    if (count.have < (known ? count.want : 14)) return;
+    var cards = Array.prototype.slice.call(form.querySelectorAll("[data-seat-card]"));
+    var at = cards.indexOf(cardOf(active));
+    for (var i = 1; i < cards.length; i++) {
+      var card = cards[(at + i) % cards.length];
+      if (card.querySelector(".mei-jiao-switch input:checked")) continue;
+      var input = card.querySelector('input.tile-notation[name$="-concealed"]');
+      var have = countOf(input, parse(input.value) || []);
+      if (have.have < have.want) { open(input); return; }
+    }
+    close();
+  }
+
+  /* A chip tapped in a winner's hand is 胡的那张; tapped again, it comes out of the hand. */
+  function tapWinnerChip(input, code) {
+    var select = formField(input.closest("form"), "win_tile");
+    if (select.value !== code) setField(select, code);
+    else removeChip(input, code);
+  }
+
+  /* 第一张幺鸡: its unclaimed discarder's 打出的鸡 gets the 幺鸡 once, from the menu alone. */
+  function firstYaoji(form) {
+    var seat = formField(form, "first_yaoji_seat");
+    var claimed = formField(form, "first_yaoji_claimed_by");
+    var unclaimed = seat && seat.value && !(claimed && claimed.value);
+    var want = unclaimed ? formField(form, "seat" + seat.value + "-discards") : null;
+    if (yaojiAdded && yaojiAdded !== want) {  // claimed after all, or someone else's: take ours back
+      var back = parse(yaojiAdded.value) || [];
+      if (back.indexOf("1s") >= 0) { back.splice(back.indexOf("1s"), 1); setTiles(yaojiAdded, back); }
+      yaojiAdded = null;
+    }
+    var tiles = want && parse(want.value);
+    if (tiles && tiles.indexOf("1s") < 0) { setTiles(want, tiles.concat(["1s"])); yaojiAdded = want; }
+  }
+
+  /* 热炮: the menu offers the discarder's kongs only (every tile while he has none entered). */
+  function offerHotKongs() {
+    document.querySelectorAll("[data-round-form]").forEach(function (form) {
+      var hot = formField(form, "hot_kong");
+      var from = formField(form, "from_seat");
+      if (!hot || !from) return;
+      var kongs = null;
+      if (from.value) {
+        kongs = [];
+        var card = form.querySelector('[data-seat-card="' + from.value + '"]');
+        (card ? card.querySelectorAll("[data-meld-row]") : []).forEach(function (row) {
+          var kind = row.querySelector("select.meld-kind").value;
+          var tile = row.querySelector('select[name$="-tile"]').value;
+          if (kind && kind !== "pong" && tile) kongs.push(tile);
+        });
+        if (!kongs.length) kongs = null;  // his kongs not entered yet: every tile, as without the script
+      }
+      Array.prototype.forEach.call(hot.options, function (option) {
+        var off = Boolean(option.value && kongs && kongs.indexOf(option.value) < 0 && option.value !== hot.value);
+        if (option.disabled !== off) { option.disabled = off; option.hidden = off; }
+      });
+    });
   }
 
   /* The input listener below draws the chips, in this same frame. */
@@ -162,7 +326,10 @@
     var box = boxOf(input);
     keyboard.querySelector("[data-kb-label]").textContent = box.getAttribute("data-label");
     keyboard.hidden = false;
-    document.body.classList.add("kb-open");
+    keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input);
+    armMeld(null);
+    hideFrom();
+    document.body.classList.add("kb-open", "kb-room");
     render(input);
     var top = box.getBoundingClientRect().top;
     window.scrollTo({ top: window.scrollY + top - 100, behavior: "instant" });
@@ -181,10 +348,13 @@
   }
 
   function press(code) {
+    if (meldKind && isHand(active)) { addMeld(code); return; }
+    hideFrom();
     var tiles = parse(active.value) || [];
     if (tiles.filter(function (t) { return t === code; }).length >= 4) return;
     (added[active.id] = added[active.id] || []).push(code);
     setTiles(active, tiles.concat([code]));
+    maybeAdvance();
   }
 
   function backspace() {
@@ -248,6 +418,10 @@
       var key = event.target.closest("[data-key]");
       if (key && pressedByPointer) { pressedByPointer = false; return; }
       if (key && active) { press(key.getAttribute("data-key")); return; }
+      var meld = event.target.closest("[data-kb-meld]");
+      if (meld && active) { hideFrom(); armMeld(meld.getAttribute("data-kb-meld")); return; }
+      var from = event.target.closest("[data-kb-from-seat]");
+      if (from && active) { chooseFrom(from.getAttribute("data-kb-from-seat")); return; }
       if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
       if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
       if (event.target.closest("[data-kb-done]")) { close(); return; }
@@ -255,7 +429,8 @@
       if (box) {
         var input = document.getElementById(box.getAttribute("data-for"));
         var tile = event.target.closest(".tile");
-        if (active !== input) open(input);  // the first tap opens the keyboard, never removes
+        if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"));
+        else if (active !== input) open(input);  // the first tap opens the keyboard, never removes
         else if (tile) removeChip(input, tile.getAttribute("data-tile"));
       }
     });
@@ -275,7 +450,12 @@
       if (!form) return;
       // What the server is working on no longer matches the page: cancel it, the next one is coming.
       if (window.htmx) window.htmx.trigger(form, "htmx:abort");
+      if (target.matches("[data-kb-late]")) {
+        if (pendingRow) setField(pendingRow.querySelector('input[name$="-late"]'), target.checked);
+        return;
+      }
       if (target.matches("[data-seat-name]")) rename(target);
+      if (/first_yaoji_(seat|claimed_by)$/.test(target.name || "")) firstYaoji(form);
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });

@@ -1,0 +1,105 @@
+"""The tile keyboard does the menus (issue 12): melds, whose discard, 憨包, the winning tile, the
+next seat, the first 幺鸡 once, the 热炮 kong; and a tap below the open keyboard acts. 390×844."""
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from .test_round_entry import seat_card
+
+KB = "[data-tile-keyboard]"
+
+
+def open_hand(page, seat: int):
+    seat_card(page, seat).locator(".seat-preview [data-tile-box]").tap()
+    expect(page.locator(KB)).to_be_visible()
+
+
+def key(page, code: str):
+    page.locator(f'{KB} [data-key="{code}"]').tap()
+
+
+@pytest.mark.browser
+def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, page, screenshot):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    open_hand(page, 0)
+
+    page.locator(f'{KB} [data-kb-meld="pong"]').tap()
+    key(page, "5p")
+    expect(page.locator(f"{KB} [data-kb-from]")).to_be_visible()
+    screenshot(page, "whose-discard", full_page=False)
+    page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
+
+    expect(page.locator("#id_seat0-melds-0-kind")).to_have_value("pong")
+    expect(page.locator("#id_seat0-melds-0-tile")).to_have_value("5p")
+    expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("2")
+    expect(page.locator('[data-count-for="id_seat0-concealed"]')).to_have_text("3/13")
+    expect(page.locator("#id_seat0-concealed")).to_have_value("")  # the meld's tiles are not in the hand
+
+
+@pytest.mark.browser
+def test_a_late_concealed_kong_with_the_hanbao_toggle(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    open_hand(page, 1)
+
+    page.locator(f'{KB} [data-kb-meld="men"]').tap()
+    key(page, "9m")
+    page.locator(f"{KB} [data-kb-late-wrap]").tap()
+
+    expect(page.locator("#id_seat1-melds-0-kind")).to_have_value("men")
+    expect(page.locator("#id_seat1-melds-0-late")).to_be_checked()
+    key(page, "1m")  # back to typing the hand
+    expect(page.locator(f"{KB} [data-kb-from]")).to_be_hidden()
+    expect(page.locator("#id_seat1-concealed")).to_have_value("1m")
+
+
+@pytest.mark.browser
+def test_a_full_hand_moves_the_keyboard_on_and_a_winners_chip_is_the_winning_tile(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    page.locator('.winner-switch label[data-seat-label="0"]').tap()
+    seat_card(page, 2).locator(".mei-jiao-switch label").tap()  # 西 没叫: skipped
+    open_hand(page, 0)
+    for code in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4s", "4s"]:
+        key(page, code)
+
+    expect(page.locator(f"{KB} [data-kb-label]")).to_contain_text("南")
+    seat_card(page, 0).locator('.seat-preview .tile[data-tile="3p"]').tap()
+    expect(page.locator("#id_win_tile")).to_have_value("3p")
+    expect(seat_card(page, 0).locator(".tile.is-win-tile")).to_have_attribute("data-tile", "3p")
+    expect(page.locator("#id_seat0-concealed")).to_have_value("123456789m123p44s")  # nothing taken out
+
+    open_hand(page, 1)
+    for code in ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "5p", "5p", "6p", "7p"]:
+        key(page, code)
+    expect(page.locator(f"{KB} [data-kb-label]")).to_contain_text("北")  # past 西, who is 没叫
+
+
+@pytest.mark.browser
+def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kongs(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    page.select_option("#id_first_yaoji_seat", "3")
+    expect(page.locator("#id_seat3-discards")).to_have_value("1s")
+    page.select_option("#id_first_yaoji_claimed_by", "0")  # claimed after all: not in his discards
+    expect(page.locator("#id_seat3-discards")).to_have_value("")
+
+    open_hand(page, 2)
+    page.locator(f'{KB} [data-kb-meld="dian"]').tap()
+    key(page, "6p")
+    page.locator(f'{KB} [data-kb-from-seat="1"]').tap()
+    page.locator(f"{KB} [data-kb-done]").tap()
+    page.select_option("#id_from_seat", "2")
+    offered = page.eval_on_selector_all("#id_hot_kong option:not([disabled])", "els => els.map(e => e.value)")
+    assert offered == ["", "6p"]
+
+
+@pytest.mark.browser
+def test_the_first_tap_below_the_open_keyboard_acts_and_the_page_stays(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    open_hand(page, 0)
+    key(page, "1m")
+    before = page.evaluate("window.scrollY")
+
+    seat_card(page, 0).locator('label[for="id_seat0-xiang_gong"]').tap()
+
+    expect(page.locator("#id_seat0-xiang_gong")).to_be_checked()
+    expect(page.locator(KB)).to_be_hidden()
+    assert page.evaluate("window.scrollY") == before

@@ -135,6 +135,11 @@ OPTIONS: list[Option] = [
     Option("dealer_streak_bonus", gettext_lazy("连庄每庄加番"), points, "house"),
     Option("wu_gu_ji", gettext_lazy("乌骨鸡"), lambda n: _("8筒 每张算 {n}").format(n=n) if n else _("不算乌骨鸡"),
            "house", round_form=True),
+    Option("dan_diao", gettext_lazy("单钓"), _points_or(gettext_lazy("不算单钓，按大对子")), "house"),
+    Option("qing_dan_diao", gettext_lazy("清单钓"), _points_or(gettext_lazy("不算清单钓，按清大对")), "house"),
+    Option("duo_long", gettext_lazy("多龙七对"),
+           lambda n: _("每多一个四张一样加 {points}").format(points=points(n)) if n else _("不算多龙，按龙七对"),
+           "house"),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

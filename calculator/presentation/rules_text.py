@@ -175,6 +175,12 @@ RULES: list[tuple[str, str, str]] = [
     ("R56", gettext_noop("杀报按报的种类"),
      gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
                   "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
+    ("R60", gettext_noop("单钓（大吊车）"),
+     gettext_noop("四组都碰了杠了，手里只剩一张单钓它的对子，胡了是单钓：{dan_diao}；一门的清单钓（双清）：{qing_dan_diao}。"
+                  "比大对子、清大对大时按它算，牌型照样不叠加，怎么付照 R11–R14。{v_dan_diao}")),
+    ("R61", gettext_noop("多龙七对"),
+     gettext_noop("七对里有两个或三个四张一样：双龙七对 {shuang_long}、三龙七对 {san_long}；一门的 {qing_shuang_long}、"
+                  "{qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。{v_duo_long}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -284,6 +290,13 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_declare_floor": _in_use(r.declare_floor),
         "v_dealer": _in_use(bool(r.dealer_bonus or r.dealer_streak_bonus)),
         "dealer_bonus": _points(r.dealer_bonus), "dealer_streak_bonus": _points(r.dealer_streak_bonus),
+        "v_dan_diao": _in_use(bool(r.dan_diao or r.qing_dan_diao)),
+        "dan_diao": _points(r.dan_diao) if r.dan_diao else _("不算，按大对子"),
+        "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
+        "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
+        **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
+            ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),
+            ("qing_shuang_long", "qing_long_qi_dui", 1), ("qing_san_long", "qing_long_qi_dui", 2))},
     }
 
 

@@ -26,7 +26,7 @@ from ..scoring import (
 from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
-    GROUP_TITLES, MEI_JIAO_TITLE, PATTERN_TITLES, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
+    ALL_PATTERN_TITLES, GROUP_TITLES, MEI_JIAO_TITLE, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
     chinese_page, tile_text, words_text,
 )
 
@@ -55,7 +55,7 @@ DETAIL_TERMS = {
     "查叫": pgettext_lazy("settlement item", "查叫"),
     "过水包牌": pgettext_lazy("settlement item", "过水包牌"),
     "相公": pgettext_lazy("settlement item", "相公"),
-    **{hanzi: PATTERN_TITLES[key] for key, hanzi in PATTERN_HANZI.items()},
+    **{hanzi: ALL_PATTERN_TITLES[key] for key, hanzi in PATTERN_HANZI.items()},
 }
 _DETAIL_WORDS = re.compile(
     r"抢杠包(?P<players>\d+)家|(?P<rank>[1-9])(?P<suit>[万筒条])|"
@@ -66,7 +66,7 @@ _SUIT_OF_HANZI = {"万": "m", "筒": "p", "条": "s"}
 
 def pattern_title(key: str | None) -> str:
     """平胡, 清一色 … in the reader's language ("" for no pattern)."""
-    return str(PATTERN_TITLES[key]) if key else ""
+    return str(ALL_PATTERN_TITLES[key]) if key else ""
 
 
 def preset_title(key: str) -> str:
@@ -393,11 +393,11 @@ def hand_standing(
         return Standing("long", _("多了 {n} 张").format(n=hand.size - expected))
     bonus = rules.declare[declared] if declared else 0
     if winner:
-        reading = best_reading(hand, rules.patterns)
+        reading = best_reading(hand, rules.hand_patterns)
         if reading is None:
             return Standing("not_winning", _("没胡成"))
         return Standing("won", _("胡了"), pattern_title(reading.pattern), with_bonus(rules, reading.value, bonus))
-    waits = waits_of(hand, rules.patterns)
+    waits = waits_of(hand, rules.hand_patterns)
     if not waits:
         return Standing("not_ready", _("没叫"))
     best = max(waits, key=lambda w: w.value)

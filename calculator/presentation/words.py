@@ -68,6 +68,17 @@ PATTERN_TITLES = {
     "long_qi_dui": gettext_lazy("龙七对"),
     "qing_long_qi_dui": gettext_lazy("清龙七对"),
 }
+# The house rules' patterns (R60, R61): not options of `patterns` (their values are options of their
+# own), but read and shown like the others wherever the rules play them.
+HOUSE_PATTERN_TITLES = {
+    "dan_diao": gettext_lazy("单钓"),
+    "qing_dan_diao": gettext_lazy("清单钓"),
+    "shuang_long_qi_dui": gettext_lazy("双龙七对"),
+    "qing_shuang_long_qi_dui": gettext_lazy("清双龙七对"),
+    "san_long_qi_dui": gettext_lazy("三龙七对"),
+    "qing_san_long_qi_dui": gettext_lazy("清三龙七对"),
+}
+ALL_PATTERN_TITLES = {**PATTERN_TITLES, **HOUSE_PATTERN_TITLES}
 PRESET_TITLES = {"guiyang": gettext_lazy("贵阳"), "anshun": gettext_lazy("安顺"), "xingyi": gettext_lazy("兴义")}
 TILE_NAMES = {"m": gettext_lazy("{rank}万"), "p": gettext_lazy("{rank}筒"), "s": gettext_lazy("{rank}条")}
 
@@ -109,7 +120,7 @@ class Phrase:
 
 
 PHRASES: dict[str, Phrase] = {
-    **{key: Phrase(title, "{term} {0}") for key, title in PATTERN_TITLES.items()},  # 清大对 15
+    **{key: Phrase(title, "{term} {0}") for key, title in ALL_PATTERN_TITLES.items()},  # 清大对 15
     "declared": Phrase(pgettext_lazy("settlement item", "报听"), "+ {term} {0}", attached=True),
     "self_draw": Phrase(pgettext_lazy("settlement item", "自摸")),
     "kong_bloom": Phrase(pgettext_lazy("settlement item", "杠上开花"), "{term} +{0}"),

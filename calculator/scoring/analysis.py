@@ -57,11 +57,11 @@ def analyse_seat(record: RoundRecord, seat: int) -> SeatAnalysis:
     hand = data.hand()
     bonus = rules.declare[data.declared] if data.declared else 0
     if seat in record.outcome.winner_seats:
-        reading = best_reading(hand, rules.patterns)
+        reading = best_reading(hand, rules.hand_patterns)
         value = with_bonus(rules, reading.value, bonus) if reading else 0
         return SeatAnalysis(seat, WON, hand.size, reading, (), value, bonus)
     # 相公 (R37) is never ready, whatever its tiles say; a 没叫 seat showed none.
-    waits = () if data.xiang_gong or data.mei_jiao else tuple(waits_of(hand, rules.patterns))
+    waits = () if data.xiang_gong or data.mei_jiao else tuple(waits_of(hand, rules.hand_patterns))
     if waits:
         return SeatAnalysis(seat, READY, hand.size, None, waits, with_bonus(rules, max(w.value for w in waits), bonus),
                             bonus)

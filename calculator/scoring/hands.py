@@ -23,6 +23,10 @@ CACHE_SIZE = 1 << 16
 PATTERN_RANK = {key: rank for rank, key in enumerate((
     "ping_hu", "da_dui_zi", "xiao_qi_dui", "qing_yi_se", "qing_da_dui", "qing_qi_dui", "long_qi_dui",
     "qing_long_qi_dui",
+    # House-rule patterns (R60, R61): scored only where the rules give them a value (`hand_patterns`);
+    # on a tie they win, as the house rule is what the table chose to play.
+    "dan_diao", "qing_dan_diao", "shuang_long_qi_dui", "qing_shuang_long_qi_dui", "san_long_qi_dui",
+    "qing_san_long_qi_dui",
 ))}
 PATTERN_HANZI = {
     "ping_hu": "平胡",
@@ -33,6 +37,12 @@ PATTERN_HANZI = {
     "qing_qi_dui": "清七对",
     "long_qi_dui": "龙七对",
     "qing_long_qi_dui": "清龙七对",
+    "dan_diao": "单钓",  # R60
+    "qing_dan_diao": "清单钓",
+    "shuang_long_qi_dui": "双龙七对",  # R61
+    "qing_shuang_long_qi_dui": "清双龙七对",
+    "san_long_qi_dui": "三龙七对",
+    "qing_san_long_qi_dui": "清三龙七对",
 }
 
 
@@ -143,6 +153,23 @@ def _seven_pairs_pattern(dragon: bool, one_suit: bool) -> str:
     return "qing_qi_dui" if one_suit else "xiao_qi_dui"
 
 
+MULTI_DRAGON = {2: "shuang_long_qi_dui", 3: "san_long_qi_dui"}  # 多龙七对 (R61), by fours of a kind
+
+
+def _house_patterns(melds: int, dragons: int, one_suit: bool, seven_pairs: bool) -> set[str]:
+    """The house-rule patterns (R60, R61) a complete hand can also be read as: 单钓 when all four
+    sets are melds (the concealed pair was the wait), 双龙/三龙七对 for seven pairs with two or three
+    fours of a kind. Whether they score is the rules' business (`RuleSet.hand_patterns`)."""
+    found = set()
+    if melds == 4:
+        found.add("dan_diao")
+        if one_suit:
+            found.add("qing_dan_diao")
+    if seven_pairs and dragons in MULTI_DRAGON:
+        found.add(("qing_" if one_suit else "") + MULTI_DRAGON[dragons])
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Hand:
     """A seat's tiles for analysis: concealed counts and the kinds of its melds (碰/杠)."""
@@ -180,8 +207,11 @@ def patterns_of(hand: Hand) -> set[str]:
         return set()
     one_suit = hand.one_suit()
     found = {_standard_pattern(seq, one_suit) for seq in _standard_readings(hand.concealed)}
-    if not hand.meld_kinds and all(c % 2 == 0 for c in hand.concealed):
+    seven_pairs = not hand.meld_kinds and all(c % 2 == 0 for c in hand.concealed)
+    if seven_pairs:
         found.add(_seven_pairs_pattern(4 in hand.concealed, one_suit))
+    if found:
+        found |= _house_patterns(len(hand.meld_kinds), hand.concealed.count(4), one_suit, seven_pairs)
     return found
 
 
@@ -245,8 +275,9 @@ class Reading:
 
 
 def best_reading(hand: Hand, patterns: Mapping[str, int]) -> Reading | None:
-    """The single best pattern a complete hand can be read as; patterns never add up (R7)."""
-    found = patterns_of(hand)
+    """The single best pattern a complete hand can be read as; patterns never add up (R7).
+    Only the patterns `patterns` gives a value count (a house rule's, R60/R61, only where played)."""
+    found = [key for key in patterns_of(hand) if key in patterns]
     if not found:
         return None
     best = max(found, key=lambda key: (patterns[key], PATTERN_RANK[key]))
@@ -285,12 +316,17 @@ def waits_of(hand: Hand, patterns: Mapping[str, int]) -> list[Wait]:
                 found.setdefault(9 * i + rank, set()).add(_standard_pattern(seq, one_suit))
     if not hand.meld_kinds and sum(odd for _, odd in shapes) == 1:
         kind = next(k for k, c in enumerate(counts) if c % 2)
-        dragon = counts[kind] == 3 or 4 in counts
-        found.setdefault(kind, set()).add(_seven_pairs_pattern(dragon, len(held_suits) == 1))
+        dragons = counts.count(4) + (counts[kind] == 3)
+        one_suit = len(held_suits) == 1
+        found.setdefault(kind, set()).update(
+            {_seven_pairs_pattern(dragons > 0, one_suit), *_house_patterns(0, dragons, one_suit, True)})
+    if len(hand.meld_kinds) == 4:  # 单钓 (R60): the one concealed tile waits on its pair
+        for kind in found:
+            found[kind] |= _house_patterns(4, 0, len(held_suits) == 1, False)
     waits: list[Wait] = []
     for kind in sorted(found):
         if hand.held(kind) >= 4:
             continue
-        best = max(found[kind], key=lambda key: (patterns[key], PATTERN_RANK[key]))
+        best = max((key for key in found[kind] if key in patterns), key=lambda key: (patterns[key], PATTERN_RANK[key]))
         waits.append(Wait(ALL_KINDS[kind], best, patterns[best]))
     return waits

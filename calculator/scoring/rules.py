@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -99,6 +100,24 @@ class RuleSet:
     dealer_bonus: int = 0
     dealer_streak_bonus: int = 0
     wu_gu_ji: int = 0  # 乌骨鸡 (R44): what each 8筒 is worth as a chicken; 0 = not a chicken
+    dan_diao: int = 0  # 单钓/大吊车 (R60): the value of four melds and a pair wait; 0 = not a pattern
+    qing_dan_diao: int = 0  # 清单钓/双清 (R60): the same in one suit; 0 = not a pattern
+    duo_long: int = 0  # 多龙七对 (R61): what each four of a kind past the first adds to 龙七对; 0 = off
+
+    @cached_property
+    def hand_patterns(self) -> Mapping[str, int]:
+        """R7's pattern values with the house-rule patterns this set plays (R60, R61): what hands
+        are read against. A house pattern with no value here is never a reading."""
+        extra = {}
+        if self.dan_diao:
+            extra["dan_diao"] = self.dan_diao
+        if self.qing_dan_diao:
+            extra["qing_dan_diao"] = self.qing_dan_diao
+        if self.duo_long:
+            for fours, name in ((2, "shuang_long_qi_dui"), (3, "san_long_qi_dui")):
+                extra[name] = self.patterns["long_qi_dui"] + (fours - 1) * self.duo_long
+                extra[f"qing_{name}"] = self.patterns["qing_long_qi_dui"] + (fours - 1) * self.duo_long
+        return _frozen({**self.patterns, **extra}) if extra else self.patterns
 
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""

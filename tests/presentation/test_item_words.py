@@ -70,6 +70,8 @@ def test_an_item_stored_before_words_reads_from_its_sentence():
     ((("turned", "6m", 2),), "翻牌鸡 6万 ×2", "Turned chicken 翻牌鸡 6-character ×2"),
     ((("bao_kill",), ("self_draw",)), "杀报，自摸", "Declaration killed 杀报, self-draw 自摸"),
     ((("wu_gu_ji_gold", 3),), "金乌骨鸡 ×3", "Gold black-bone chicken 金乌骨鸡 ×3"),
+    ((("dan_diao", 10), ("self_draw",)), "单钓 10，自摸", "Single wait 单钓 10, self-draw 自摸"),  # R60
+    ((("qing_shuang_long_qi_dui", 40),), "清双龙七对 40", "One-suit double-dragon seven pairs 清双龙七对 40"),  # R61
 ])
 def test_words_read_in_chinese_and_english(words, zh, en):
     with translation.override("zh-hans"):

@@ -47,6 +47,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "dealer_bonus": (0, 1),
     "dealer_streak_bonus": (0, 1),
     "wu_gu_ji": (0, 1, 2),
+    "dan_diao": (0, 10, 17),
+    "qing_dan_diao": (0, 20),
+    "duo_long": (0, 10),
 }
 
 
@@ -114,11 +117,12 @@ def _complete_hand(rng: random.Random, wall: Wall, seat: int, players: int, *, t
     suit = (tile[1] if tile else rng.choice("mps")) if rng.random() < 0.12 else None
     if rng.random() < 0.15 and not force_pass:
         kinds = [tile] if tile else []
+        fours = 0.7 if rng.random() < 0.3 else 0.2  # now and then several fours: 双龙/三龙七对 (R61)
         for _ in range(50):
             if len(kinds) == 7:
                 break
-            kind = wall.random_kind(rng, 2, suit=suit)
-            if kind not in kinds or (rng.random() < 0.2 and kinds.count(kind) == 1 and wall.left[kind] >= 4):
+            kind = rng.choice(kinds) if kinds and rng.random() < fours / 2 else wall.random_kind(rng, 2, suit=suit)
+            if kind not in kinds or (rng.random() < fours and kinds.count(kind) == 1 and wall.left[kind] >= 4):
                 kinds.append(kind)
         else:
             raise NoTiles("pairs")
@@ -126,6 +130,15 @@ def _complete_hand(rng: random.Random, wall: Wall, seat: int, players: int, *, t
             wall.take(kind, 2)
             concealed += [kind, kind]
         return concealed, melds
+    if rng.random() < 0.06 and not force_pass:  # 单钓 (R60): four melds, the pair (and its wait) concealed
+        pair = tile or wall.random_kind(rng, 2, suit=suit)
+        wall.take(pair, 2)
+        for _ in range(4):
+            kind = wall.random_kind(rng, 3, avoid_melds | {pair} | {m["tile"] for m in melds}, suit=suit)
+            kong = wall.left[kind] >= 4 and rng.random() < 0.3
+            wall.take(kind, 4 if kong else 3)
+            melds.append(_meld(rng, kind, seat, players, kong=kong))
+        return [pair, pair], melds
     wants_meld = 1 if force_pass else 0
     groups: list[tuple[str, str]] = []  # (shape, kind): shape "pair", "seq", "tri"
     if tile is not None:

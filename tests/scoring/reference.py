@@ -77,7 +77,31 @@ def naive_patterns(counts: list[int], meld_kinds: list[int]) -> set[str]:
             found.add("qing_long_qi_dui" if one_suit else "long_qi_dui")
         else:
             found.add("qing_qi_dui" if one_suit else "xiao_qi_dui")
+        # R61 多龙七对: two or three fours of a kind among the seven pairs
+        dragons = {2: "shuang_long_qi_dui", 3: "san_long_qi_dui"}.get(counts.count(4))
+        if dragons:
+            found.add("qing_" + dragons if one_suit else dragons)
+    if found and len(meld_kinds) == 4:  # R60 单钓: four melds, the concealed pair was the wait
+        found |= {"dan_diao", "qing_dan_diao"} if one_suit else {"dan_diao"}
     return found
+
+
+def pattern_values(rules) -> dict[str, int]:
+    """R7's values with R60/R61's patterns where the rules play them (an absent key never scores)."""
+    values = dict(rules.patterns)
+    if rules.dan_diao:
+        values["dan_diao"] = rules.dan_diao
+    if rules.qing_dan_diao:
+        values["qing_dan_diao"] = rules.qing_dan_diao
+    if rules.duo_long:  # 龙七对 + 10 a further four in VARIANTS.md's numbers (20/30/40, one suit 30/40/50)
+        for prefix in ("", "qing_"):
+            values[prefix + "shuang_long_qi_dui"] = values[prefix + "long_qi_dui"] + rules.duo_long
+            values[prefix + "san_long_qi_dui"] = values[prefix + "long_qi_dui"] + 2 * rules.duo_long
+    return values
+
+
+def best_value(found: set[str], values: dict[str, int]) -> int:
+    return max(values[p] for p in found if p in values)
 
 
 def naive_waits(counts: list[int], melds: list[tuple[int, int]], patterns) -> dict[str, int]:
@@ -90,7 +114,7 @@ def naive_waits(counts: list[int], melds: list[tuple[int, int]], patterns) -> di
         found = naive_patterns(counts, [k for k, _ in melds])
         counts[kind] -= 1
         if found:
-            out[KINDS[kind]] = max(patterns[p] for p in found)
+            out[KINDS[kind]] = best_value(found, patterns)
     return out
 
 
@@ -119,10 +143,10 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
         melds = [(kind_index(m["tile"]), 4 if m["type"] == "kong" else 3) for m in _melds(raw)]
         if i in winners:
             found = naive_patterns(counts, [k for k, _ in melds])
-            value[i] = with_bonus(max(rules.patterns[p] for p in found), bonus[i])
+            value[i] = with_bonus(best_value(found, pattern_values(rules)), bonus[i])
             ready[i] = True
         elif not xg[i]:
-            waits = naive_waits(counts, melds, rules.patterns)
+            waits = naive_waits(counts, melds, pattern_values(rules))
             if waits:
                 value[i], ready[i] = with_bonus(max(waits.values()), bonus[i]), True
     net = [0] * n
@@ -279,8 +303,9 @@ def reference_needs_pass(data: dict[str, Any], rules) -> list[int]:
         found = naive_patterns(counts_of(raw.get("concealed", "")),
                                [kind_index(m["tile"]) for m in melds])
         # Equal points: the higher pattern of R7 (RULE-DECISIONS #2), so 平胡 only when it alone is best.
-        best = max(rules.patterns[p] for p in found)
-        plain = [p for p in found if rules.patterns[p] == best] == ["ping_hu"]
+        values = pattern_values(rules)
+        best = best_value(found, values)
+        plain = [p for p in found if values.get(p) == best] == ["ping_hu"]
         has_pass = any(m["type"] == "kong" and m.get("kind") in kinds for m in melds)
         if plain and not has_pass:
             rejected.append(w["seat"])

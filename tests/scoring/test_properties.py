@@ -18,17 +18,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calculator.scoring import (
-    PRESETS, Hand, RecordInvalid, best_reading, is_complete, settle_record, waits_of,
+    PRESETS, Hand, RecordInvalid, best_reading, is_complete, rules_for, settle_record, waits_of,
 )
 from calculator.scoring import parse_tiles as engine_parse
 
 from .factory import rotate
 from .random_rounds import KINDS, Wall, _complete_hand, rounds
-from .reference import counts_of, kind_index, naive_patterns, naive_waits, reference_settle
+from .reference import (
+    best_value, counts_of, kind_index, naive_patterns, naive_waits, pattern_values, reference_settle,
+)
 
 # Modest by default so the suite stays fast; ZHUOJI_EXAMPLES=5000 for a deeper hunt.
 SETTINGS = settings(max_examples=int(os.environ.get("ZHUOJI_EXAMPLES", "200")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+
+# House patterns (R60, R61) the hand checks also read hands against: off, VARIANTS.md's numbers, 大吊车.
+HOUSE_PATTERNS = ({}, {"dan_diao": 10, "qing_dan_diao": 20, "duo_long": 10}, {"dan_diao": 17})
 
 RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-rule variant's (R45 on)
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45"}, "hu.hot_shot": {"R13", "R47"},
@@ -60,7 +65,7 @@ VARIANT_ON = {
 
 def test_the_naive_checker_itself():
     assert naive_patterns(counts_of("123m456p789p234s55s"), []) == {"ping_hu"}
-    assert naive_patterns(counts_of("1111s3333s55s77s99s"), []) == {"qing_long_qi_dui"}
+    assert naive_patterns(counts_of("1111s3333s55s77s99s"), []) == {"qing_long_qi_dui", "qing_shuang_long_qi_dui"}
     assert naive_patterns(counts_of("11223344556677p"), []) == {"qing_qi_dui", "qing_yi_se"}
     assert naive_waits(counts_of("1112345678999p"), [], PRESETS["guiyang"].patterns) == {
         f"{r}p": 10 for r in range(1, 10)}
@@ -105,12 +110,12 @@ def engine_hand(text: str, melds: list[tuple[str, int]]) -> Hand:
 
 
 @SETTINGS
-@given(thirteen(), st.sampled_from(sorted(PRESETS)))
-def test_waits_agree_with_a_brute_force_check(hand, preset):
+@given(thirteen(), st.sampled_from(sorted(PRESETS)), st.sampled_from(HOUSE_PATTERNS))
+def test_waits_agree_with_a_brute_force_check(hand, preset, house):
     text, melds = hand
-    patterns = PRESETS[preset].patterns
-    expected = naive_waits(counts_of(text), [(kind_index(t), n) for t, n in melds], patterns)
-    got = {str(w.tile): w.value for w in waits_of(engine_hand(text, melds), patterns)}
+    rules = rules_for(preset, house)[0]
+    expected = naive_waits(counts_of(text), [(kind_index(t), n) for t, n in melds], pattern_values(rules))
+    got = {str(w.tile): w.value for w in waits_of(engine_hand(text, melds), rules.hand_patterns)}
     assert got == expected
 
 
@@ -123,9 +128,10 @@ def test_completeness_agrees_with_a_brute_force_check(hand, extra):
     found = naive_patterns(counts, [kind_index(t) for t, _ in melds])
     h = engine_hand(text, melds)
     assert is_complete(h) == bool(found)
-    reading = best_reading(h, PRESETS["xingyi"].patterns)
+    rules = rules_for("xingyi", HOUSE_PATTERNS[extra % len(HOUSE_PATTERNS)])[0]
+    reading = best_reading(h, rules.hand_patterns)
     if found:
-        assert reading.value == max(PRESETS["xingyi"].patterns[p] for p in found)
+        assert reading.value == best_value(found, pattern_values(rules))
         assert reading.pattern in found
     else:
         assert reading is None
@@ -217,11 +223,11 @@ def test_seat_standing_agrees_with_the_naive_checker(data):
         hand = s.hands[seat]
         if seat in winners:
             found = naive_patterns(counts, [k for k, _ in melds])
-            assert hand.status == "won" and hand.value == with_bonus(max(rules.patterns[p] for p in found))
+            assert hand.status == "won" and hand.value == with_bonus(best_value(found, pattern_values(rules)))
         elif raw.get("xiang_gong"):
             assert hand.status == "not_ready"  # R37
         else:
-            waits = naive_waits(counts, melds, rules.patterns)
+            waits = naive_waits(counts, melds, pattern_values(rules))
             assert hand.ready == bool(waits)
             assert hand.value == (with_bonus(max(waits.values())) if waits else 0)
 

@@ -49,6 +49,9 @@ TABLE = {
     "dealer_bonus": (0, 0, 0),
     "dealer_streak_bonus": (0, 0, 0),
     "wu_gu_ji": (0, 0, 0),  # R44, a project rule: off in every preset
+    "dan_diao": (0, 0, 0),  # R60
+    "qing_dan_diao": (0, 0, 0),
+    "duo_long": (0, 0, 0),  # R61
 }
 
 

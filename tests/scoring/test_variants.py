@@ -1,4 +1,4 @@
-"""R45–R59: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R61: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -9,7 +9,7 @@ import pytest
 
 from calculator.scoring import PRESETS, settle_record
 
-from .factory import discard_win, item_set, record, seat, self_draw, settle
+from .factory import discard_win, draw, item_set, record, seat, self_draw, settle
 from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED
 from .test_win import DA_DUI, FILL_A, FILL_B, PING_BARE, READY_1, ROBBED
 
@@ -19,6 +19,7 @@ VARIANT_OPTIONS = {
     "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
     "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
+    "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,),
 }
 
 
@@ -310,3 +311,67 @@ def test_r59_three_players():
     # Seat 0 self-draws 平胡 while seat 2 deals: seat 1 pays 2, the dealer 2 + 1.
     data = record([PING_BARE, READY_1, FILL_A], self_draw(0, "8m"), dealer=2, options={"dealer_bonus": 1})
     assert settle_record(data).net == [5, -2, -3]
+
+
+# ---------------------------------------------------------------------------------- R60 单钓 / 大吊车
+
+# Four melds, the concealed 5筒 waited on its pair: seat 2 feeds the second 5筒. Mixed suits (大对子 5),
+# and one suit (清大对 15).
+DAN_DIAO = "55p P2m<1 P9m<2 P8s<3 P7s<1"
+QING_DAN_DIAO = "55m P1m<1 P2m<2 P3m<3 P9m<1"
+
+
+@pytest.mark.parametrize("hand, tile, options, pattern, value", [
+    (DAN_DIAO, "5p", {}, "da_dui_zi", 5),                                   # off (every preset): 大对子 5
+    (DAN_DIAO, "5p", {"dan_diao": 10}, "dan_diao", 10),                     # "单钓 10"
+    (DAN_DIAO, "5p", {"dan_diao": 17}, "dan_diao", 17),                     # "(or 大吊车 17)"
+    (QING_DAN_DIAO, "5m", {}, "qing_da_dui", 15),                           # off: 清大对 15
+    (QING_DAN_DIAO, "5m", {"dan_diao": 10, "qing_dan_diao": 20}, "qing_dan_diao", 20),  # "one-suit 清单钓 20"
+    (QING_DAN_DIAO, "5m", {"dan_diao": 10}, "qing_da_dui", 15),             # no 清单钓 value: max(15, 10)
+    (QING_DAN_DIAO, "5m", {"dan_diao": 17}, "dan_diao", 17),                # max(清大对 15, 大吊车 17)
+])
+def test_r60_dan_diao(hand, tile, options, pattern, value):
+    s = settle([hand, READY_1, FILL_A, FILL_B], discard_win(2, (0, tile)), options=options)
+    # R11: the discarder alone pays V, named by the pattern it was read as.
+    assert [(i.payer, i.payee, i.points, i.words[0]) for i in s.items] == [(2, 0, value, (pattern, value))]
+
+
+def test_r60_dan_diao_self_drawn_at_three_seats():
+    # 清单钓 20 self-drawn at three seats: each other pays 20 + 1 (R12).
+    s = settle(["55m P1m<1 P2m<2 P3m<1 P9m<2", READY_1, FILL_A], self_draw(0, "5m"), options={"qing_dan_diao": 20})
+    assert s.net == [2 * 21, -21, -21]
+
+
+def test_r60_the_wait_is_worth_dan_diao_on_a_draw():
+    # 荒庄 (R33): the lone 5万 waits on its pair, a 叫 value of 清单钓 20; each seat not ready pays 20.
+    s = settle(["5m P1m<1 P2m<2 P3m<3 P9m<1", SPREAD, SPREAD, SPREAD], draw(), options={"qing_dan_diao": 20})
+    assert (s.hands[0].status, s.hands[0].value) == ("ready", 20)
+    assert s.net == [3 * 20, -20, -20, -20]
+
+
+# ---------------------------------------------------------------------------------- R61 多龙七对
+
+SPREAD = "4m6m8m3p4p6p8p9p3s4s6s8s9s"  # not ready, no chicken: a payer
+
+
+@pytest.mark.parametrize("preset, hand, tile, pattern, value", [
+    ("guiyang", "1111m2222p33m55s77s", "7s", "shuang_long_qi_dui", 30),          # "双龙 30" = 20 + 10
+    ("guiyang", "1111m2222p5555s77s", "7s", "san_long_qi_dui", 40),              # "三龙 40" = 20 + 2 × 10
+    ("guiyang", "1111m2222m33m55m77m", "7m", "qing_shuang_long_qi_dui", 40),     # "one suit 30/40/50": 30 + 10
+    ("guiyang", "1111m2222m5555m77m", "7m", "qing_san_long_qi_dui", 50),         # 30 + 2 × 10
+    ("xingyi", "1111m2222m5555m77m", "7m", "qing_san_long_qi_dui", 60),          # 兴义's 清龙七对 40 + 2 × 10
+    ("guiyang", "1111m22p33m55s77s11p", "7s", "long_qi_dui", 20),                # one four: 龙七对 as before
+])
+def test_r61_duo_long_qi_dui(preset, hand, tile, pattern, value):
+    s = settle([hand, SPREAD, SPREAD, SPREAD], self_draw(0, tile), preset=preset, options={"duo_long": 10})
+    # R12 自摸 (plus_one in both presets): each other seat pays V + 1.
+    assert s.net == [3 * (value + 1), -(value + 1), -(value + 1), -(value + 1)]
+    assert s.items[0].words[0] == (pattern, value)
+
+
+def test_r61_off_in_every_preset_and_at_three_seats():
+    # Off: 双龙 is a 龙七对, 20 + 1 from each.
+    assert settle(["1111m2222p33m55s77s", SPREAD, SPREAD], self_draw(0, "7s")).net == [42, -21, -21]
+    # On at three seats: 30 + 1 from each.
+    assert settle(["1111m2222p33m55s77s", SPREAD, SPREAD], self_draw(0, "7s"),
+                  options={"duo_long": 10}).net == [62, -31, -31]

@@ -62,7 +62,7 @@ def record_to_post_data(record: dict, prefix: str | None = None) -> dict[str, An
     }
     if (record.get("options") or {}).get("jian_dou_san"):
         data[key("jian_dou_san")] = "on"
-    for flag in ("robbed", "after_kong"):
+    for flag in ("robbed", "after_kong", "first_draw"):
         if outcome.get(flag):
             data[key(flag)] = "on"
     if any(w.get("passed_before") for w in winners):

@@ -44,6 +44,7 @@ def round_initial(record: dict, dealer: int | None) -> dict:
         "hot_kong": outcome.get("hot_kong") or "",
         "robbed": bool(outcome.get("robbed")),
         "after_kong": bool(outcome.get("after_kong")),
+        "first_draw": bool(outcome.get("first_draw")),
         "passed_before": any(w.get("passed_before") for w in winners),
     })
     options, preset = record.get("options") or {}, PRESETS.get(data["preset"], PRESETS["guiyang"])
@@ -160,4 +161,5 @@ def _outcome_record(data: dict) -> dict:
         "after_kong": not discard and data["after_kong"],
         "hot_kong": (data["hot_kong"] or None) if discard else None,
         "robbed": discard and data["robbed"],
+        **({"first_draw": True} if not discard and data["first_draw"] else {}),  # R62
     }

@@ -140,6 +140,9 @@ OPTIONS: list[Option] = [
     Option("duo_long", gettext_lazy("多龙七对"),
            lambda n: _("每多一个四张一样加 {points}").format(points=points(n)) if n else _("不算多龙，按龙七对"),
            "house"),
+    Option("tian_hu", gettext_lazy("天胡"), _points_or(gettext_lazy("不算天胡")), "house"),
+    Option("di_hu", gettext_lazy("地胡"), _points_or(gettext_lazy("不算地胡")), "house"),
+    Option("tian_di_bonus", gettext_lazy("天胡地胡加番"), _points_or(gettext_lazy("不加")), "house"),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

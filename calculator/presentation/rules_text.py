@@ -181,6 +181,10 @@ RULES: list[tuple[str, str, str]] = [
     ("R61", gettext_noop("多龙七对"),
      gettext_noop("七对里有两个或三个四张一样：双龙七对 {shuang_long}、三龙七对 {san_long}；一门的 {qing_shuang_long}、"
                   "{qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。{v_duo_long}")),
+    ("R62", gettext_noop("天胡、地胡"),
+     gettext_noop("庄家起手 14 张就胡是天胡，闲家第一次摸牌就自摸是地胡（记录里勾上“天胡/地胡”）："
+                  "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型；没定这个数的，牌型番数再加 {tian_di_bonus}，"
+                  "照自摸付。{v_tian_di}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -294,6 +298,8 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "dan_diao": _points(r.dan_diao) if r.dan_diao else _("不算，按大对子"),
         "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
         "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
+        "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
+        "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),
             ("qing_shuang_long", "qing_long_qi_dui", 1), ("qing_san_long", "qing_long_qi_dui", 2))},

@@ -288,7 +288,8 @@ def outcome_text(record: Mapping[str, Any], settlement: Mapping[str, Any], names
     if source is None:
         seat = winners[0]["seat"]
         text = _("{name} 自摸 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))
-        return text + (" " + _("杠上开花") if outcome.get("after_kong") else "")
+        text += " " + _("杠上开花") if outcome.get("after_kong") else ""
+        return text + (" " + _("天胡/地胡") if outcome.get("first_draw") else "")
     if len(winners) == 1:
         seat = winners[0]["seat"]
         hands = _("{name} 胡 {pattern}").format(name=names[seat], pattern=_pattern(settlement, seat))

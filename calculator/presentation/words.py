@@ -132,6 +132,10 @@ PHRASES: dict[str, Phrase] = {
     "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
     "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
     "dealer": Phrase(pgettext_lazy("settlement item", "庄家加番"), "{term} {0}"),  # R59: the extra
+    "tian_hu": Phrase(pgettext_lazy("settlement item", "天胡"), "{term} {0}"),  # R62: the fixed value
+    "di_hu": Phrase(pgettext_lazy("settlement item", "地胡"), "{term} {0}"),
+    "tian_hu_bonus": Phrase(pgettext_lazy("settlement item", "天胡"), "+ {term} {0}", attached=True),  # on V
+    "di_hu_bonus": Phrase(pgettext_lazy("settlement item", "地胡"), "+ {term} {0}", attached=True),
     "hot_shot": Phrase(pgettext_lazy("settlement item", "热炮"), "{term} +{0} ({1})"),  # bonus, kong's tile
     "bao_kill": Phrase(pgettext_lazy("settlement item", "杀报"), "{term} {0}"),  # no bonus: 杀报，自摸
     "pong": Phrase(pgettext_lazy("settlement item", "碰"), "{term} {0}"),

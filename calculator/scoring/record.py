@@ -112,6 +112,7 @@ class Outcome:
     after_kong: bool = False
     hot_kong: Tile | None = None
     robbed: bool = False
+    first_draw: bool = False  # 天胡/地胡 (R62): the dealer's first 14, or a non-dealer's first draw
 
     @property
     def is_draw(self) -> bool:
@@ -141,6 +142,8 @@ class Outcome:
             "after_kong": self.after_kong,
             "hot_kong": str(self.hot_kong) if self.hot_kong else None,
             "robbed": self.robbed,
+            # Only when set, so records from before R62 read (and digest) as they did.
+            **({"first_draw": True} if self.first_draw else {}),
         }
 
 
@@ -378,6 +381,7 @@ class _Reader:
             after_kong=self.flag(raw.get("after_kong"), field="outcome"),
             hot_kong=self.tile(hot, field="outcome") if hot is not None else None,
             robbed=self.flag(raw.get("robbed"), field="outcome"),
+            first_draw=self.flag(raw.get("first_draw"), field="outcome"),
         )
 
     def read(self) -> RoundRecord:

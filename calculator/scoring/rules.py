@@ -103,6 +103,9 @@ class RuleSet:
     dan_diao: int = 0  # 单钓/大吊车 (R60): the value of four melds and a pair wait; 0 = not a pattern
     qing_dan_diao: int = 0  # 清单钓/双清 (R60): the same in one suit; 0 = not a pattern
     duo_long: int = 0  # 多龙七对 (R61): what each four of a kind past the first adds to 龙七对; 0 = off
+    tian_hu: int = 0  # 天胡 (R62): what each other seat pays the dealer winning on its first 14; 0 = off
+    di_hu: int = 0  # 地胡 (R62): the same for a non-dealer self-drawing its first draw; 0 = off
+    tian_di_bonus: int = 0  # R62's other reading: added to V (0 = off); a fixed value above wins
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

@@ -80,6 +80,8 @@ def _outcome(record: RoundRecord) -> list[Problem]:
             bad(_("杠上开花要胡牌者有杠。"), winner.seat)
     if outcome.after_kong and source is not None:
         bad(_("杠上开花是自摸，不能是点炮。"))
+    if outcome.first_draw and source is not None:
+        bad(_("天胡、地胡是起手或第一次摸牌自摸，不能是点炮。"))
     if outcome.hot_kong is not None:
         if source is None:
             bad(_("热炮要写明点炮的是谁。"))

@@ -54,13 +54,23 @@ def _describe(table: Table, seat: int) -> tuple[Phrase, ...]:
 
 
 def _self_draw(table: Table, winner: int) -> None:
-    rules = table.rules
-    points = self_draw_points(rules, table.hands[winner].value)
-    words = (*_describe(table, winner), ("self_draw",))
-    if table.record.outcome.after_kong and rules.kong_bloom_bonus:
+    rules, record = table.rules, table.record
+    value, rule, extra = table.hands[winner].value, self_draw_rule(rules), ()
+    if record.outcome.first_draw:  # 天胡 / 地胡 (R62)
+        kind = "tian_hu" if winner == record.dealer else "di_hu"
+        fixed = getattr(rules, kind)
+        if fixed:  # the whole payment, whatever the pattern
+            table.each_other_pays(winner, fixed, "hu.self_draw", "R62", (kind, fixed))
+            return
+        if rules.tian_di_bonus:
+            value, rule = value + rules.tian_di_bonus, "R62"
+            extra = ((f"{kind}_bonus", rules.tian_di_bonus),)
+    points = self_draw_points(rules, value)
+    words = (*_describe(table, winner), *extra, ("self_draw",))
+    if record.outcome.after_kong and rules.kong_bloom_bonus:
         points += rules.kong_bloom_bonus
         words += (("kong_bloom", rules.kong_bloom_bonus),)
-    table.each_other_pays(winner, points, "hu.self_draw", self_draw_rule(rules), *words)
+    table.each_other_pays(winner, points, "hu.self_draw", rule, *words)
 
 
 def _robbed(table: Table, winner: int, robbed: int) -> None:

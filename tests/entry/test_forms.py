@@ -363,3 +363,24 @@ def test_while_hands_are_typed_in_the_preview_does_not_ask_who_won_yet():
     submitted = RoundEntry(as_query(typing))
     assert not submitted.is_valid()
     assert "选一下谁胡了（没人胡就选“荒庄”）。" in submitted.slots_round["outcome"].messages
+
+
+def test_the_first_draw_switch_goes_into_the_record_and_back():
+    # 天胡/地胡 (R62): a switch on the outcome card, for a self-draw only.
+    record = load_example("E2")  # seat 1 self-draws
+    data = record_to_post_data(record)
+    data["first_draw"] = "on"
+
+    entry = RoundEntry(as_query(data))
+
+    assert entry.is_valid()
+    assert entry.record["outcome"]["first_draw"] is True
+    assert entry.settlement.net == expected("E2")["net"]  # no preset plays R62
+    assert RoundEntry(initial=entry.record).round_form["first_draw"].value() is True
+
+
+def test_the_first_draw_switch_is_ignored_on_a_discard_and_absent_when_off():
+    data = record_to_post_data(load_example("E1"))  # a discard win
+    data["first_draw"] = "on"
+    assert "first_draw" not in RoundEntry(as_query(data)).record["outcome"]
+    assert "first_draw" not in entry_for(load_example("E2")).record["outcome"]

@@ -50,6 +50,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "dan_diao": (0, 10, 17),
     "qing_dan_diao": (0, 20),
     "duo_long": (0, 10),
+    "tian_hu": (0, 33),
+    "di_hu": (0, 23),
+    "tian_di_bonus": (0, 10),
 }
 
 
@@ -298,6 +301,8 @@ def _build(rng: random.Random) -> dict[str, Any]:
                    "after_kong": False, "hot_kong": None, "robbed": kind_of == "robbed"}
         if kind_of == "self_draw" and any(m["type"] == "kong" for m in seats[winners[0]]["melds"]):
             outcome["after_kong"] = rng.random() < 0.4
+        if kind_of == "self_draw" and rng.random() < 0.25:
+            outcome["first_draw"] = True  # 天胡/地胡 (R62)
         if kind_of == "hot":
             kongs = [m["tile"] for m in seats[source]["melds"] if m["type"] == "kong"]
             outcome["hot_kong"] = rng.choice(kongs)

@@ -215,8 +215,12 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     for w in winners:  # R11–R14
         v = value[w]
         if source is None:
+            # R62 天胡 (the dealer) / 地胡: a fixed payment from each, else the pattern plus the bonus
+            fixed = (rules.tian_hu if w == dealer else rules.di_hu) if out.get("first_draw") else 0
+            if out.get("first_draw"):
+                v += rules.tian_di_bonus
             for o in others(w):
-                pay_hu(o, w, self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
+                pay_hu(o, w, fixed or self_draw_price(v) + (rules.kong_bloom_bonus if out.get("after_kong") else 0))
         elif robbed:  # R14, R46
             pay_hu(source, w, {"pay_all": (n - 1) * self_draw_price(v), "qing_yi_se": max(v, rules.patterns["qing_yi_se"]),
                             "pay_all_plain": (n - 1) * v, "four_v": 4 * v, "v_plus_one": v + 1}[rules.robbed_kong])

@@ -36,7 +36,7 @@ SETTINGS = settings(max_examples=int(os.environ.get("ZHUOJI_EXAMPLES", "200")), 
 HOUSE_PATTERNS = ({}, {"dan_diao": 10, "qing_dan_diao": 20, "duo_long": 10}, {"dan_diao": 17})
 
 RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-rule variant's (R45 on)
-    "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45"}, "hu.hot_shot": {"R13", "R47"},
+    "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45", "R62"}, "hu.hot_shot": {"R13", "R47"},
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
     "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
@@ -59,6 +59,7 @@ VARIANT_ON = {
     "R56": lambda r: r.declare_kill_by_kind,
     "R57": lambda r: r.dian_payer == "konger",
     "R59": lambda r: r.dealer_bonus > 0 or r.dealer_streak_bonus > 0,
+    "R62": lambda r: r.tian_hu > 0 or r.di_hu > 0 or r.tian_di_bonus > 0,
 }
 
 # ---------------------------------------------------------------------------------- the naive checker

@@ -52,6 +52,9 @@ TABLE = {
     "dan_diao": (0, 0, 0),  # R60
     "qing_dan_diao": (0, 0, 0),
     "duo_long": (0, 0, 0),  # R61
+    "tian_hu": (0, 0, 0),  # R62
+    "di_hu": (0, 0, 0),
+    "tian_di_bonus": (0, 0, 0),
 }
 
 

@@ -1,4 +1,4 @@
-"""R45–R61: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R62: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculator.scoring import PRESETS, settle_record
+from calculator.scoring import PRESETS, RecordInvalid, settle_record
 
 from .factory import discard_win, draw, item_set, record, seat, self_draw, settle
 from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED
@@ -19,7 +19,8 @@ VARIANT_OPTIONS = {
     "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
     "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
-    "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,),
+    "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
+    "tian_di_bonus": (10,),
 }
 
 
@@ -375,3 +376,40 @@ def test_r61_off_in_every_preset_and_at_three_seats():
     # On at three seats: 30 + 1 from each.
     assert settle(["1111m2222p33m55s77s", SPREAD, SPREAD], self_draw(0, "7s"),
                   options={"duo_long": 10}).net == [62, -31, -31]
+
+
+# ---------------------------------------------------------------------------------- R62 天胡 / 地胡
+
+def first_draw(players: int, dealer: int, options: dict, *, outcome=None) -> dict:
+    # Seat 0 self-draws 平胡 (V = 1) on the 8万, recorded as its first 14 / first draw.
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B][:players], outcome or self_draw(0, "8m"),
+                  dealer=dealer, options=options)
+    data["outcome"]["first_draw"] = True
+    return data
+
+
+@pytest.mark.parametrize("players, dealer, options, each, rule", [
+    (4, 0, {"tian_hu": 33, "di_hu": 23}, 33, "R62"),  # "the dealer wins on its first 14": 33 from each
+    (4, 1, {"tian_hu": 33, "di_hu": 23}, 23, "R62"),  # "a non-dealer on its first draw": 23 from each
+    (3, 0, {"tian_hu": 33, "di_hu": 23}, 33, "R62"),  # three seats: two payers
+    (4, 0, {"tian_di_bonus": 10}, 1 + 10 + 1, "R62"),  # "or +10": V = 1 + 10, self-drawn V + 1
+    (4, 1, {"tian_hu": 33, "tian_di_bonus": 10}, 1 + 10 + 1, "R62"),  # no 地胡 value: the +10
+    (4, 0, {}, 1 + 1, "R12"),  # off (every preset): a plain 自摸
+])
+def test_r62_tian_hu_di_hu(players, dealer, options, each, rule):
+    s = settle_record(first_draw(players, dealer, options))
+    assert s.net == [(players - 1) * each] + [-each] * (players - 1)
+    assert {i.rule for i in s.items} == {rule}
+
+
+def test_r62_is_a_self_draw_only():
+    data = first_draw(4, 0, {"tian_hu": 33}, outcome=discard_win(2, (0, "8m")))
+    with pytest.raises(RecordInvalid) as raised:
+        settle_record(data)
+    assert "bad_outcome" in [p.code for p in raised.value.problems]
+
+
+def test_r62_a_record_without_it_reads_as_before():
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), options={"tian_hu": 33})
+    s = settle_record(data)
+    assert s.net == [6, -2, -2, -2] and "first_draw" not in s.record.outcome.to_dict()

@@ -371,3 +371,27 @@ def test_mei_jiao_is_refused_where_a_not_ready_seat_collects(client):
 
     assert response.status_code == 400
     assert codes(response) == ["bad_mei_jiao"]
+
+
+def test_the_api_reads_first_draw_for_tian_hu_di_hu(client):
+    # E2 with its self-draw recorded as seat 1's first draw (地胡, R62) and 地胡 worth 23: each
+    # other seat pays 23 instead of 清大对 15 + 1 = 16, so 7 more each: [−29−7, 59+21, −1−7, −29−7].
+    record = example("E2")
+    record["outcome"]["first_draw"] = True
+    record["options"] = {"di_hu": 23}
+
+    body = post(client, record).json()
+
+    assert body["net"] == [-36, 80, -8, -36]
+    assert [(i["payer"], i["points"], i["rule"]) for i in body["items"] if i["reason"] == "hu.self_draw"] == [
+        (0, 23, "R62"), (2, 23, "R62"), (3, 23, "R62")]
+
+
+def test_first_draw_on_a_discard_win_is_a_bad_outcome(client):
+    record = example("E1")
+    record["outcome"]["first_draw"] = True
+
+    response = post(client, record)
+
+    assert response.status_code == 400
+    assert "bad_outcome" in codes(response)

@@ -26,9 +26,11 @@ from ..scoring import (
 from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
-    ALL_PATTERN_TITLES, GROUP_TITLES, MEI_JIAO_TITLE, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
+    ALL_PATTERN_TITLES, DECLARED_CHOICES, GROUP_TITLES, MEI_JIAO_TITLE, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
     chinese_page, tile_text, words_text,
 )
+
+DECLARED_TITLES = dict(DECLARED_CHOICES)
 
 # The words of a stored round's item `detail`, from before items carried words (R41), e.g.
 # "清大对 15，自摸" or "闷豆 9筒"; and of a problem's tile or meld. Only `detail_text` reads them.
@@ -162,6 +164,17 @@ class SeatRow:
     money: str
     is_dealer: bool
     burned: bool
+    bonus: int = 0  # the declared bonus inside `value` (R30)
+    declared: str = ""  # 硬报 / 软报
+
+    @property
+    def value_text(self) -> str:
+        """The 叫 or hand value by its parts: "平胡 1 + 软报 10 = 11 番", or "平胡 1 番"."""
+        if self.bonus:
+            return _("{pattern} {base} + {declared} {bonus} = {value} 番").format(
+                pattern=self.pattern, base=self.value - self.bonus, declared=self.declared,
+                bonus=self.bonus, value=self.value)
+        return _("{pattern} {value} 番").format(pattern=self.pattern, value=self.value)
 
     @property
     def net_text(self) -> str:
@@ -246,6 +259,8 @@ def present(settlement: Settlement) -> SettlementView:
             status=str(MEI_JIAO_TITLE if record.seats[hand.seat].mei_jiao else STATUS_TITLES[hand.status]),
             pattern=pattern_title(hand.pattern),
             value=hand.value,
+            bonus=hand.declared_bonus if hand.pattern else 0,
+            declared=str(DECLARED_TITLES.get(record.seats[hand.seat].declared or "", "")),
             waits=" ".join(tile_name(w.tile) for w in hand.waits),
             net=settlement.net[hand.seat],
             money=format_money(settlement.money[hand.seat]),

@@ -310,3 +310,11 @@ def test_mei_jiao_in_one_tap_settles_the_same_and_says_so(client):
 
     assert nets_on_page(html) == ["+15", "−2", "−7", "−6"]
     assert "没叫（没亮牌）" in html
+
+
+def test_a_declared_seats_value_names_its_parts(client):
+    html = text(client.post(ROUND_URL, record_to_post_data(load_example("E6"))))
+
+    assert "平胡 1 + 软报 10 = 11 番" in html  # the winner, who declared soft
+    assert "平胡 1 + 硬报 10 = 11 番" in html  # a ready seat that declared hard
+    assert "平胡 1 番" in html                 # a ready seat that did not declare

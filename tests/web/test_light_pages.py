@@ -44,13 +44,13 @@ def test_public_pages_describe_themselves(client):
 
 def test_the_trimmed_bootstrap_is_up_to_date_with_the_templates():
     """static/vendor/bootstrap/bootstrap.trimmed.css keeps only the rules our pages can use:
-    after a template names a Bootstrap class it did not before, run tools/trim_bootstrap.py."""
+    after a template names a Bootstrap class it did not before, run bin/trim_bootstrap.py."""
     import sys
 
-    sys.path.insert(0, str(Path(settings.BASE_DIR, "tools")))
+    sys.path.insert(0, str(Path(settings.BASE_DIR, "bin")))
     import trim_bootstrap
 
     assert trim_bootstrap.TARGET.read_text() == trim_bootstrap.trimmed(), \
-        "a template names a Bootstrap class the trimmed CSS lacks: run .venv/bin/python tools/trim_bootstrap.py"
+        "a template names a Bootstrap class the trimmed CSS lacks: run .venv/bin/python bin/trim_bootstrap.py"
     full = trim_bootstrap.SOURCE.stat().st_size
     assert trim_bootstrap.TARGET.stat().st_size < full / 3

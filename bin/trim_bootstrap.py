@@ -1,10 +1,10 @@
 """Write static/vendor/bootstrap/bootstrap.trimmed.css: Bootstrap 5's CSS without the rules whose
 selectors name a class no page can carry.
 
-    .venv/bin/python tools/trim_bootstrap.py            # rewrite it (after changing templates)
-    .venv/bin/python tools/trim_bootstrap.py --check    # exit 1 if it is out of date
+    .venv/bin/python bin/trim_bootstrap.py            # rewrite it (after changing templates)
+    .venv/bin/python bin/trim_bootstrap.py --check    # exit 1 if it is out of date
 
-The full build stays in tools/bootstrap/bootstrap.min.css (the source, never served). A class
+The full build stays in bin/bootstrap-source/bootstrap.min.css (the source, never served). A class
 "can be carried" if its name appears as a word anywhere in our templates, scripts and Python
 (widget attrs) or in crispy-bootstrap5's templates: a superset, so nothing a page uses is lost;
 a selector is kept if every class in it can be. Element, attribute and :root rules all stay.
@@ -19,7 +19,7 @@ from pathlib import Path
 import tinycss2
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "tools" / "bootstrap" / "bootstrap.min.css"
+SOURCE = ROOT / "bin" / "bootstrap-source" / "bootstrap.min.css"
 TARGET = ROOT / "static" / "vendor" / "bootstrap" / "bootstrap.trimmed.css"
 CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 WORD = re.compile(r"[\w-]+")
@@ -69,7 +69,7 @@ def trimmed() -> str:
     css = SOURCE.read_text()
     banner = css[: css.index("*/") + 2] if css.startswith("/*") else ""
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    note = "/* trimmed by tools/trim_bootstrap.py: only rules our pages can use */"
+    note = "/* trimmed by bin/trim_bootstrap.py: only rules our pages can use */"
     return f"{banner}\n{note}\n{_trim(rules, used_words())}\n"
 
 

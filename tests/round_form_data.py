@@ -65,6 +65,8 @@ def record_to_post_data(record: dict, prefix: str | None = None) -> dict[str, An
     for flag in ("robbed", "after_kong", "first_draw"):
         if outcome.get(flag):
             data[key(flag)] = "on"
+    if record.get("kai_ju_gen"):
+        data[key("kai_ju_gen")] = "on"
     if any(w.get("passed_before") for w in winners):
         data[key("passed_before")] = "on"
     for index, seat in enumerate(record["seats"]):

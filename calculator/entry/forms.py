@@ -96,6 +96,7 @@ class RoundForm(forms.Form):
     robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
     after_kong = _switch(_("杠上开花"))
     first_draw = _switch(_("天胡/地胡"))  # R62
+    kai_ju_gen = _switch(_("开局跟"))  # R63
     passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
     turned = _tile_field(_("翻牌"), _("没有翻牌"))
     first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,

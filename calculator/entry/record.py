@@ -45,6 +45,7 @@ def round_initial(record: dict, dealer: int | None) -> dict:
         "robbed": bool(outcome.get("robbed")),
         "after_kong": bool(outcome.get("after_kong")),
         "first_draw": bool(outcome.get("first_draw")),
+        "kai_ju_gen": bool(record.get("kai_ju_gen")),
         "passed_before": any(w.get("passed_before") for w in winners),
     })
     options, preset = record.get("options") or {}, PRESETS.get(data["preset"], PRESETS["guiyang"])
@@ -141,6 +142,7 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
         "first_yaoji": ({"seat": data["first_yaoji_seat"], "claimed_by": data["first_yaoji_claimed_by"]}
                         if data["first_yaoji_seat"] is not None else None),
         "outcome": _outcome_record(data),
+        **({"kai_ju_gen": True} if data["kai_ju_gen"] else {}),  # R63
     }
 
 

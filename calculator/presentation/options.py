@@ -143,6 +143,7 @@ OPTIONS: list[Option] = [
     Option("tian_hu", gettext_lazy("天胡"), _points_or(gettext_lazy("不算天胡")), "house"),
     Option("di_hu", gettext_lazy("地胡"), _points_or(gettext_lazy("不算地胡")), "house"),
     Option("tian_di_bonus", gettext_lazy("天胡地胡加番"), _points_or(gettext_lazy("不加")), "house"),
+    Option("gen_zhuang", gettext_lazy("开局跟"), _points_or(gettext_lazy("不算开局跟")), "house"),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

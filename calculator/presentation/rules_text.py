@@ -185,6 +185,9 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("庄家起手 14 张就胡是天胡，闲家第一次摸牌就自摸是地胡（记录里勾上“天胡/地胡”）："
                   "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型；没定这个数的，牌型番数再加 {tian_di_bonus}，"
                   "照自摸付。{v_tian_di}")),
+    ("R63", gettext_noop("开局跟"),
+     gettext_noop("庄家打的第一张，其余每家的第一张都跟着打了同一张（记录里勾上“开局跟”）：庄家付其余每家 {gen_zhuang}。"
+                  "不管这局怎么结束（荒庄、过水、相公也一样），封顶照算。{v_gen_zhuang}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -299,6 +302,7 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
         "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
+        "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),

@@ -54,6 +54,7 @@ REASON_TITLES = {
     "cha_jiao": gettext_lazy("查叫"),
     "penalty.pass": gettext_lazy("过水包牌"),
     "penalty.xiang_gong": gettext_lazy("相公"),
+    "penalty.gen_zhuang": gettext_lazy("开局跟"),
     "cap": gettext_lazy("封顶"),
 }
 
@@ -132,6 +133,7 @@ PHRASES: dict[str, Phrase] = {
     "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
     "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
     "dealer": Phrase(pgettext_lazy("settlement item", "庄家加番"), "{term} {0}"),  # R59: the extra
+    "gen_zhuang": Phrase(pgettext_lazy("settlement item", "开局跟"), "{term} {0}"),  # R63: per seat
     "tian_hu": Phrase(pgettext_lazy("settlement item", "天胡"), "{term} {0}"),  # R62: the fixed value
     "di_hu": Phrase(pgettext_lazy("settlement item", "地胡"), "{term} {0}"),
     "tian_hu_bonus": Phrase(pgettext_lazy("settlement item", "天胡"), "+ {term} {0}", attached=True),  # on V

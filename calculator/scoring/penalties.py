@@ -1,4 +1,4 @@
-"""罚: 包牌 for a passed-over win (R36) and 相公 for a wrong tile count (R37); 封顶 (R53) last."""
+"""罚: 包牌 for a passed-over win (R36), 相公 for a wrong tile count (R37), 开局跟 (R63); 封顶 (R53) last."""
 from __future__ import annotations
 
 from .items import Table
@@ -23,6 +23,15 @@ def settle_xiang_gong(table: Table) -> None:
             hand = table.hands[other]
             points = hand.value if hand.ready else XIANG_GONG_POINTS
             table.pay(seat, other, points, "penalty.xiang_gong", "R37", ("xiang_gong", points))
+
+
+def settle_gen_zhuang(table: Table) -> None:
+    """开局跟 (R63): the dealer's first discard was followed by every other seat's first discard, so
+    the dealer pays each of them `gen_zhuang`, whatever became of the round."""
+    record, points = table.record, table.rules.gen_zhuang
+    if record.kai_ju_gen and points:
+        for seat in record.others(record.dealer):
+            table.pay(record.dealer, seat, points, "penalty.gen_zhuang", "R63", ("gen_zhuang", points))
 
 
 def settle_cap(table: Table) -> None:

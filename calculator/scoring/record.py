@@ -165,6 +165,7 @@ class RoundRecord:
     first_yaoji: FirstYaoji | None
     outcome: Outcome
     dealer_streak: int = 0  # rounds the dealer has dealt in a row before this one (连庄, R59): the evening's
+    kai_ju_gen: bool = False  # 开局跟 (R63): every other seat's first discard followed the dealer's
 
     @property
     def players(self) -> int:
@@ -190,6 +191,7 @@ class RoundRecord:
             "outcome": self.outcome.to_dict(),
             # Only when there is one, so records from before R59 read (and digest) as they did.
             **({"dealer_streak": self.dealer_streak} if self.dealer_streak else {}),
+            **({"kai_ju_gen": True} if self.kai_ju_gen else {}),  # likewise, only when set (R63)
         }
 
 
@@ -401,9 +403,10 @@ class _Reader:
         streak = self.data.get("dealer_streak", 0)
         if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
             self.add("bad_record", _("dealer_streak 要是 0 到 1000 的整数（庄家连庄了几局）。"), field="dealer_streak")
+        kai_ju_gen = self.flag(self.data.get("kai_ju_gen"), field="kai_ju_gen")
         if self.problems or rules is None or dealer is None or None in seats:
             raise RecordInvalid(self.problems)
-        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak)
+        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak, kai_ju_gen)
 
 
 def parse_record(data: Any) -> RoundRecord:

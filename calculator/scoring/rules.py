@@ -106,6 +106,7 @@ class RuleSet:
     tian_hu: int = 0  # 天胡 (R62): what each other seat pays the dealer winning on its first 14; 0 = off
     di_hu: int = 0  # 地胡 (R62): the same for a non-dealer self-drawing its first draw; 0 = off
     tian_di_bonus: int = 0  # R62's other reading: added to V (0 = off); a fixed value above wins
+    gen_zhuang: int = 0  # 开局跟 (R63): what the dealer pays each other seat when followed; 0 = off
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

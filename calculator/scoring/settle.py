@@ -12,7 +12,7 @@ from .dealer import next_dealer
 from .dou import settle_dou
 from .draw import settle_cha_jiao
 from .items import Item, Table
-from .penalties import settle_cap, settle_passed_win, settle_xiang_gong
+from .penalties import settle_cap, settle_gen_zhuang, settle_passed_win, settle_xiang_gong
 from .problems import RecordInvalid
 from .record import RoundRecord, parse_record
 from .rules import RuleSet
@@ -99,6 +99,7 @@ def settle(record: RoundRecord, hands: tuple[SeatAnalysis, ...] | None = None) -
             table.dead_kong = (outcome.from_seat, kong)
         _settle_win(table)
     settle_xiang_gong(table)
+    settle_gen_zhuang(table)
     settle_cap(table)
     return Settlement(record, hands, tuple(table.items), next_dealer(record, hands), table.burned)
 

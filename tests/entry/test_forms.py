@@ -384,3 +384,17 @@ def test_the_first_draw_switch_is_ignored_on_a_discard_and_absent_when_off():
     data["first_draw"] = "on"
     assert "first_draw" not in RoundEntry(as_query(data)).record["outcome"]
     assert "first_draw" not in entry_for(load_example("E2")).record["outcome"]
+
+
+def test_the_kai_ju_gen_switch_goes_into_the_record_and_back():
+    # 开局跟 (R63): a round-level switch, in the record only when on.
+    data = record_to_post_data(load_example("E5"))  # 荒庄
+    data["kai_ju_gen"] = "on"
+
+    entry = RoundEntry(as_query(data))
+
+    assert entry.is_valid()
+    assert entry.record["kai_ju_gen"] is True
+    assert entry.settlement.net == expected("E5")["net"]  # no preset plays R63
+    assert RoundEntry(initial=entry.record).round_form["kai_ju_gen"].value() is True
+    assert "kai_ju_gen" not in entry_for(load_example("E5")).record

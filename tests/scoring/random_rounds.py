@@ -53,6 +53,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "tian_hu": (0, 33),
     "di_hu": (0, 23),
     "tian_di_bonus": (0, 10),
+    "gen_zhuang": (0, 4),
 }
 
 
@@ -323,6 +324,7 @@ def _build(rng: random.Random) -> dict[str, Any]:
         "first_yaoji": _first_yaoji(rng, seats),
         "outcome": outcome,
         **({"dealer_streak": rng.choice((1, 2, 5))} if rng.random() < 0.3 else {}),
+        **({"kai_ju_gen": True} if rng.random() < 0.2 else {}),  # 开局跟 (R63)
     }
 
 

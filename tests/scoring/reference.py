@@ -172,11 +172,14 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     def others(seat: int) -> list[int]:
         return [s for s in range(n) if s != seat]
 
-    def xiang_gong() -> None:  # R37
+    def xiang_gong() -> None:  # R37, and R63 开局跟: both in every outcome, before 封顶
         for s in range(n):
             if xg[s]:
                 for o in others(s):
                     pay(s, o, value[o] if ready[o] else 2)
+        if data.get("kai_ju_gen") and rules.gen_zhuang:
+            for o in others(dealer):
+                pay(dealer, o, rules.gen_zhuang)
 
     dealer = data.get("dealer", 0)
     if not winners:  # R33, R34

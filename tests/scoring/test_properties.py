@@ -40,7 +40,7 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
     "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
-    "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "cap": {"R53"},
+    "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
     "ji.wu_gu_ji": {"R44"},
 }
 # A variant's rule is cited only when the round's rules play that variant.
@@ -59,6 +59,7 @@ VARIANT_ON = {
     "R56": lambda r: r.declare_kill_by_kind,
     "R57": lambda r: r.dian_payer == "konger",
     "R59": lambda r: r.dealer_bonus > 0 or r.dealer_streak_bonus > 0,
+    "R63": lambda r: r.gen_zhuang > 0,
     "R62": lambda r: r.tian_hu > 0 or r.di_hu > 0 or r.tian_di_bonus > 0,
 }
 

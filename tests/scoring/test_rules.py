@@ -55,6 +55,7 @@ TABLE = {
     "tian_hu": (0, 0, 0),  # R62
     "di_hu": (0, 0, 0),
     "tian_di_bonus": (0, 0, 0),
+    "gen_zhuang": (0, 0, 0),  # R63
 }
 
 

@@ -1,4 +1,4 @@
-"""R45–R62: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R63: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -20,7 +20,7 @@ VARIANT_OPTIONS = {
     "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
-    "tian_di_bonus": (10,),
+    "tian_di_bonus": (10,), "gen_zhuang": (4,),
 }
 
 
@@ -413,3 +413,24 @@ def test_r62_a_record_without_it_reads_as_before():
     data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), options={"tian_hu": 33})
     s = settle_record(data)
     assert s.net == [6, -2, -2, -2] and "first_draw" not in s.record.outcome.to_dict()
+
+
+# ---------------------------------------------------------------------------------- R63 开局跟
+
+@pytest.mark.parametrize("players, dealer, outcome, options, net", [
+    # "the dealer pays each 4": seat 1 deals, nobody wins (no seat ready is paid for, R33).
+    (4, 1, draw(), {"gen_zhuang": 4}, [4, -12, 4, 4]),
+    (3, 1, draw(), {"gen_zhuang": 4}, [4, -8, 4]),
+    # Beside a win: seat 0 wins 平胡 (its 闷豆 the pass) on seat 2's 8万, paid 1 (R11) and 2 from each
+    # for the 闷豆 (R16); as dealer it pays the others 4 each: [1 + 6 − 12, 4 − 2, 4 − 1 − 2, 4 − 2].
+    (4, 0, discard_win(2, (0, "8m")), {"gen_zhuang": 4}, [1 + 6 - 12, 4 - 2, 4 - 1 - 2, 4 - 2]),
+    (4, 1, draw(), {}, [0, 0, 0, 0]),  # off (every preset)
+])
+def test_r63_kai_ju_gen(players, dealer, outcome, options, net):
+    first = "123m456p789p88m M7s" if outcome["type"] == "win" else FILL_B
+    seats = [first, FILL_A, FILL_B, FILL_A][:players]
+    data = record(seats, outcome, dealer=dealer, options=options)
+    data["kai_ju_gen"] = True
+    s = settle_record(data)
+    assert s.net[:players] == net[:players]
+    assert {i.rule for i in s.items if i.reason == "penalty.gen_zhuang"} <= {"R63"}

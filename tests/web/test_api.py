@@ -395,3 +395,17 @@ def test_first_draw_on_a_discard_win_is_a_bad_outcome(client):
 
     assert response.status_code == 400
     assert "bad_outcome" in codes(response)
+
+
+def test_the_api_reads_kai_ju_gen(client):
+    # E5 (荒庄, net [20, 2, −11, −11], dealer seat 1) with 开局跟 worth 4 (R63): the dealer pays each
+    # other seat 4, so [20 + 4, 2 − 12, −11 + 4, −11 + 4].
+    record = example("E5")
+    record["kai_ju_gen"] = True
+    record["options"] = {**record.get("options", {}), "gen_zhuang": 4}
+
+    body = post(client, record).json()
+
+    assert body["net"] == [24, -10, -7, -7]
+    assert [(i["payer"], i["payee"], i["points"]) for i in body["items"] if i["rule"] == "R63"] == [
+        (1, 0, 4), (1, 2, 4), (1, 3, 4)]

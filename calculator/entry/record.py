@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..forms import option_value
@@ -132,6 +133,7 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
                    and value != getattr(PRESETS[preset], option.name)}
     else:
         preset, options = rules.preset, rules.options()
+    plays_xing_qi = rules.xing_qi_ji if rules is not None else options.get("xing_qi_ji", PRESETS[preset].xing_qi_ji)
     return {
         "preset": preset,
         "options": options,
@@ -143,6 +145,8 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
                         if data["first_yaoji_seat"] is not None else None),
         "outcome": _outcome_record(data),
         **({"kai_ju_gen": True} if data["kai_ju_gen"] else {}),  # R63
+        # 星期鸡 (R64): the form knows only today; an evening stores the day each round was played.
+        **({"weekday": timezone.localdate().isoweekday()} if plays_xing_qi else {}),
     }
 
 

@@ -144,6 +144,7 @@ OPTIONS: list[Option] = [
     Option("di_hu", gettext_lazy("地胡"), _points_or(gettext_lazy("不算地胡")), "house"),
     Option("tian_di_bonus", gettext_lazy("天胡地胡加番"), _points_or(gettext_lazy("不加")), "house"),
     Option("gen_zhuang", gettext_lazy("开局跟"), _points_or(gettext_lazy("不算开局跟")), "house"),
+    Option("xing_qi_ji", gettext_lazy("星期鸡"), YES_NO, "house", round_form=True),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

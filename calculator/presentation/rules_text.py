@@ -188,6 +188,10 @@ RULES: list[tuple[str, str, str]] = [
     ("R63", gettext_noop("开局跟"),
      gettext_noop("庄家打的第一张，其余每家的第一张都跟着打了同一张（记录里勾上“开局跟”）：庄家付其余每家 {gen_zhuang}。"
                   "不管这局怎么结束（荒庄、过水、相公也一样），封顶照算。{v_gen_zhuang}")),
+    ("R64", gettext_noop("星期鸡"),
+     gettext_noop("这一局是星期几，三门里那个点数的牌都是鸡（星期日算 7），跟翻牌鸡一样算：每张 1，碰 3，杠 4，"
+                  "有叫的才收（照 R24）。星期一的 1条 还是幺鸡。一晚上打的局按各自打的那天算，记在每一局里；"
+                  "单独算一局就按今天。{v_xing_qi_ji}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -302,6 +306,7 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
         "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
+        "v_xing_qi_ji": _in_use(r.xing_qi_ji),
         "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (

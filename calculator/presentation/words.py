@@ -51,6 +51,7 @@ REASON_TITLES = {
     "ji.ze_ren": gettext_lazy("责任鸡"),
     "ji.bao": gettext_lazy("包鸡"),
     "ji.wu_gu_ji": gettext_lazy("乌骨鸡"),
+    "ji.xing_qi": gettext_lazy("星期鸡"),
     "cha_jiao": gettext_lazy("查叫"),
     "penalty.pass": gettext_lazy("过水包牌"),
     "penalty.xiang_gong": gettext_lazy("相公"),
@@ -133,6 +134,7 @@ PHRASES: dict[str, Phrase] = {
     "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
     "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
     "dealer": Phrase(pgettext_lazy("settlement item", "庄家加番"), "{term} {0}"),  # R59: the extra
+    "xing_qi": Phrase(pgettext_lazy("settlement item", "星期鸡"), "{term} {0} ×{1}"),  # R64: tile, count
     "gen_zhuang": Phrase(pgettext_lazy("settlement item", "开局跟"), "{term} {0}"),  # R63: per seat
     "tian_hu": Phrase(pgettext_lazy("settlement item", "天胡"), "{term} {0}"),  # R62: the fixed value
     "di_hu": Phrase(pgettext_lazy("settlement item", "地胡"), "{term} {0}"),

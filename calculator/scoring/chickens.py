@@ -21,6 +21,14 @@ def turned_chickens(record: RoundRecord) -> frozenset[Tile]:
     return frozenset(record.turned.shifted(step) for step in SWINGS[record.rules.turned_chicken])
 
 
+def weekday_chickens(record: RoundRecord) -> frozenset[Tile]:
+    """星期鸡 (R64): the three kinds whose rank is the round's weekday (Sunday 7), counted like
+    翻牌鸡; a Monday's 1条 stays a 幺鸡."""
+    if not record.rules.xing_qi_ji or not record.weekday:
+        return frozenset()
+    return frozenset(parse_tile(f"{record.weekday}{suit}") for suit in "mps") - {YAOJI}
+
+
 @dataclass(frozen=True, slots=True)
 class ChickenWorth:
     """A seat's chickens (R25: counted from its tiles, never typed)."""
@@ -52,8 +60,8 @@ def _chong_feng_worth(record: RoundRecord, seat: int, gold: bool) -> int:
 
 def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
     rules, data = record.rules, record.seats[seat]
-    kinds = turned_chickens(record)
-    gold = YAOJI in kinds  # 金鸡 (R21)
+    gold = YAOJI in turned_chickens(record)  # 金鸡 (R21)
+    kinds = turned_chickens(record) | weekday_chickens(record)
     gold_factor = rules.gold if gold else 1
     yaoji = yaoji_tiles = 0
     turned: Counter[Tile] = Counter()
@@ -112,9 +120,13 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
     """One item per kind of chicken, so each line says what it is for."""
     rules, turned = table.rules, table.record.turned
+    by_turn = turned_chickens(table.record)
     table.pay(payer, payee, worth.yaoji, "ji.yaoji", "R21",
               ("gold" if worth.gold else "yaoji", worth.yaoji_tiles))
     for tile, count in sorted((worth.turned or {}).items()):
+        if tile not in by_turn:  # 星期鸡 (R64): a kind the turned tile did not make a chicken
+            table.pay(payer, payee, count, "ji.xing_qi", "R64", ("xing_qi", str(tile), count))
+            continue
         table.pay(payer, payee, count, "ji.turned", "R48" if tile == turned else "R19", ("turned", str(tile), count))
     table.pay(payer, payee, worth.wu_gu_ji, "ji.wu_gu_ji", "R44",
               ("wu_gu_ji_gold" if worth.wu_gu_ji_gold else "wu_gu_ji", worth.wu_gu_ji_tiles))

@@ -166,6 +166,7 @@ class RoundRecord:
     outcome: Outcome
     dealer_streak: int = 0  # rounds the dealer has dealt in a row before this one (连庄, R59): the evening's
     kai_ju_gen: bool = False  # 开局跟 (R63): every other seat's first discard followed the dealer's
+    weekday: int | None = None  # 星期鸡 (R64): the day the round was played, 1 Monday … 7 Sunday: the evening's
 
     @property
     def players(self) -> int:
@@ -192,6 +193,7 @@ class RoundRecord:
             # Only when there is one, so records from before R59 read (and digest) as they did.
             **({"dealer_streak": self.dealer_streak} if self.dealer_streak else {}),
             **({"kai_ju_gen": True} if self.kai_ju_gen else {}),  # likewise, only when set (R63)
+            **({"weekday": self.weekday} if self.weekday else {}),  # R64
         }
 
 
@@ -404,9 +406,13 @@ class _Reader:
         if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
             self.add("bad_record", _("dealer_streak 要是 0 到 1000 的整数（庄家连庄了几局）。"), field="dealer_streak")
         kai_ju_gen = self.flag(self.data.get("kai_ju_gen"), field="kai_ju_gen")
+        weekday = self.data.get("weekday")
+        if weekday is not None and (isinstance(weekday, bool) or weekday not in range(1, 8)):
+            self.add("bad_record", _("weekday 要是 1 到 7 的整数（星期一到星期日）。"), field="weekday")
         if self.problems or rules is None or dealer is None or None in seats:
             raise RecordInvalid(self.problems)
-        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak, kai_ju_gen)
+        return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak, kai_ju_gen,
+                           weekday)
 
 
 def parse_record(data: Any) -> RoundRecord:

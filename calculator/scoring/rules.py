@@ -107,6 +107,7 @@ class RuleSet:
     di_hu: int = 0  # 地胡 (R62): the same for a non-dealer self-drawing its first draw; 0 = off
     tian_di_bonus: int = 0  # R62's other reading: added to V (0 = off); a fixed value above wins
     gen_zhuang: int = 0  # 开局跟 (R63): what the dealer pays each other seat when followed; 0 = off
+    xing_qi_ji: bool = False  # 星期鸡 (R64): the tiles of the round's weekday's rank are chickens
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils import timezone
+
 from ..models import Evening, Round
 from ..presentation.what_if import EveningSides, RoundSides, evening_sides, round_outcome, round_sides
 from ..scoring import RuleSet, ruleset_from_dict, settle_under
@@ -31,6 +33,8 @@ def evening_what_if(*, evening: Evening, rules: RuleSet) -> EveningSides:
         streak = streak + 1 if r.dealer == last_dealer else 0  # 连庄 (R59), as the evening would have counted it
         last_dealer = r.dealer
         record = {**r.record, "dealer_streak": streak} if rules.dealer_streak_bonus else r.record
+        if rules.xing_qi_ji and "weekday" not in record:  # 星期鸡 (R64): the day it was played
+            record = {**record, "weekday": timezone.localdate(r.created_at).isoweekday()}
         outcomes.append(round_outcome(r.number, r.net, record, rules))
     return evening_sides(evening_names(evening=evening), evening_stake(evening=evening), outcomes,
                          ruleset_from_dict(evening.rules), rules)

@@ -57,7 +57,7 @@ class IdempotencyKeyDeleted(Exception):
 
 
 def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[str, Any], *,
-                    before: int | None = None) -> dict[str, Any]:
+                    before: int | None = None, played: Round | None = None) -> dict[str, Any]:
     """The record as the evening fixes it: its players' names, its stake, its rules (R41).
 
     `rules` go in as options in full, so the record is scored under exactly those rules whatever
@@ -78,6 +78,9 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     data.pop("dealer_streak", None)
     if rules.get("dealer_streak_bonus"):  # 连庄 (R59): the evening knows the streak, the form does not
         data["dealer_streak"] = _dealer_streak(evening, data.get("dealer"), before=before)
+    data.pop("weekday", None)
+    if rules.get("xing_qi_ji"):  # 星期鸡 (R64): the day the round was played, in the evening's time zone
+        data["weekday"] = timezone.localdate(played.created_at if played else None).isoweekday()
     return data
 
 
@@ -217,7 +220,8 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     确认 / 有异议, so the table is asked again.
     """
     evening, current = _locked_round(round, expected_version)
-    settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number))
+    settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
+                                               played=current))
     if _same_round(settlement, current):
         return current
     before = snapshot(current)

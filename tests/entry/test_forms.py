@@ -398,3 +398,14 @@ def test_the_kai_ju_gen_switch_goes_into_the_record_and_back():
     assert entry.settlement.net == expected("E5")["net"]  # no preset plays R63
     assert RoundEntry(initial=entry.record).round_form["kai_ju_gen"].value() is True
     assert "kai_ju_gen" not in entry_for(load_example("E5")).record
+
+
+def test_the_stateless_form_takes_the_weekday_from_today_when_it_plays_xing_qi_ji():
+    from django.utils import timezone
+
+    data = record_to_post_data(load_example("E1"))
+    assert "weekday" not in RoundEntry(as_query(data)).record  # no preset plays R64
+    data["xing_qi_ji"] = "on"
+    entry = RoundEntry(as_query(data))
+    assert entry.is_valid()
+    assert entry.record["weekday"] == timezone.localdate().isoweekday()

@@ -71,6 +71,7 @@ def test_an_item_stored_before_words_reads_from_its_sentence():
     ((("bao_kill",), ("self_draw",)), "杀报，自摸", "Declaration killed 杀报, self-draw 自摸"),
     ((("wu_gu_ji_gold", 3),), "金乌骨鸡 ×3", "Gold black-bone chicken 金乌骨鸡 ×3"),
     ((("dan_diao", 10), ("self_draw",)), "单钓 10，自摸", "Single wait 单钓 10, self-draw 自摸"),  # R60
+    ((("xing_qi", "3m", 2),), "星期鸡 3万 ×2", "Weekday chicken 星期鸡 3-character ×2"),  # R64
     ((("gen_zhuang", 4),), "开局跟 4", "Dealer followed 开局跟 4"),  # R63
     ((("tian_hu", 33),), "天胡 33", "Heavenly win 天胡 33"),  # R62
     ((("ping_hu", 1), ("di_hu_bonus", 10), ("self_draw",)), "平胡 1 + 地胡 10，自摸",

@@ -54,6 +54,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "di_hu": (0, 23),
     "tian_di_bonus": (0, 10),
     "gen_zhuang": (0, 4),
+    "xing_qi_ji": (True, False),
 }
 
 
@@ -325,6 +326,7 @@ def _build(rng: random.Random) -> dict[str, Any]:
         "outcome": outcome,
         **({"dealer_streak": rng.choice((1, 2, 5))} if rng.random() < 0.3 else {}),
         **({"kai_ju_gen": True} if rng.random() < 0.2 else {}),  # 开局跟 (R63)
+        **({"weekday": rng.randint(1, 7)} if rng.random() < 0.5 else {}),  # 星期鸡 (R64)
     }
 
 

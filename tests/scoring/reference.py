@@ -334,6 +334,8 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
     raw = data["seats"][seat]
     kinds = _turned_chickens(data, rules)
     g = rules.gold if "1s" in kinds else 1
+    if rules.xing_qi_ji and data.get("weekday"):  # R64 星期鸡: that rank in every suit, as 翻牌鸡 are
+        kinds = kinds | {f"{data['weekday']}{suit}" for suit in "mp"} | ({f"{data['weekday']}s"} - {"1s"})
     wu = rules.wu_gu_ji  # R44 乌骨鸡: 8筒 like 幺鸡, gold when it is also a 翻牌鸡, then not one too
     wu_g = rules.gold if "8p" in kinds else 1
     worth = shown = discarded = 0

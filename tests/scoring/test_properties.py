@@ -41,7 +41,7 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
     "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
-    "ji.wu_gu_ji": {"R44"},
+    "ji.wu_gu_ji": {"R44"}, "ji.xing_qi": {"R64"},
 }
 # A variant's rule is cited only when the round's rules play that variant.
 VARIANT_ON = {
@@ -60,6 +60,7 @@ VARIANT_ON = {
     "R57": lambda r: r.dian_payer == "konger",
     "R59": lambda r: r.dealer_bonus > 0 or r.dealer_streak_bonus > 0,
     "R63": lambda r: r.gen_zhuang > 0,
+    "R64": lambda r: r.xing_qi_ji,
     "R62": lambda r: r.tian_hu > 0 or r.di_hu > 0 or r.tian_di_bonus > 0,
 }
 
@@ -238,17 +239,18 @@ def test_seat_standing_agrees_with_the_naive_checker(data):
 @given(rounds())
 def test_who_may_collect_what(data):
     """R18, R24, R33, R36, R37 as invariants: draws pay only 查叫; a passed win only its penalty;
-    burned seats and 相公 collect no 豆 or 鸡; a single winner deals next."""
+    burned seats and 相公 collect no 豆 or 鸡; a single winner deals next. 开局跟 (R63) and 相公 pay in
+    any outcome."""
     s = settle_record(data)
     outcome, n = data["outcome"], len(data["seats"])
     reasons = {i.reason for i in s.items}
     xiang_gong = {i for i, raw in enumerate(data["seats"]) if raw.get("xiang_gong")}
     if outcome["type"] == "draw":
-        assert reasons <= {"cha_jiao", "penalty.xiang_gong", "cap"}
+        assert reasons <= {"cha_jiao", "penalty.xiang_gong", "penalty.gen_zhuang", "cap"}
         return
     winners = [w["seat"] for w in outcome["winners"]]
     if any(w.get("passed_before") for w in outcome["winners"]):
-        assert reasons <= {"penalty.pass", "penalty.xiang_gong", "cap"}
+        assert reasons <= {"penalty.pass", "penalty.xiang_gong", "penalty.gen_zhuang", "cap"}
         assert s.next_dealer == data["dealer"]
         return
     for item in s.items:

@@ -56,6 +56,7 @@ TABLE = {
     "di_hu": (0, 0, 0),
     "tian_di_bonus": (0, 0, 0),
     "gen_zhuang": (0, 0, 0),  # R63
+    "xing_qi_ji": (False, False, False),  # R64
 }
 
 

@@ -1,4 +1,4 @@
-"""R45–R63: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R64: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -21,6 +21,7 @@ VARIANT_OPTIONS = {
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
     "tian_di_bonus": (10,), "gen_zhuang": (4,),
+    "xing_qi_ji": (True,),
 }
 
 
@@ -434,3 +435,41 @@ def test_r63_kai_ju_gen(players, dealer, outcome, options, net):
     s = settle_record(data)
     assert s.net[:players] == net[:players]
     assert {i.rule for i in s.items if i.reason == "penalty.gen_zhuang"} <= {"R63"}
+
+
+# ---------------------------------------------------------------------------------- R64 星期鸡
+
+@pytest.mark.parametrize("weekday, options, worth", [
+    # A Wednesday (3), "1 a tile": the winner (seat 0, 平胡 on seat 2's 8万, its 闷豆 the pass) holds a
+    # 3万: worth 1; ready seat 1 holds a 3条 and a 3筒: worth 2. Each collects from each other seat.
+    (3, {"xing_qi_ji": True}, {0: 1, 1: 2}),
+    (3, {}, {}),                        # off (every preset): no 星期鸡
+    (None, {"xing_qi_ji": True}, {}),   # no weekday recorded: none either
+])
+def test_r64_xing_qi_ji(weekday, options, worth):
+    data = record(["123m456p789p88m M7s", READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")), options=options)
+    if weekday:
+        data["weekday"] = weekday
+    s = settle_record(data)
+    collected = {}
+    for i in s.items:
+        if i.reason == "ji.xing_qi":
+            collected[i.payee] = collected.get(i.payee, 0) + i.points
+    # Not-ready seats 2 and 3 hold a 3 too (FILL_A 3p… FILL_B 3m, 3p) but do not collect (R24).
+    assert collected == {seat: 3 * w for seat, w in worth.items()}
+    assert {i.rule for i in s.items if i.reason == "ji.xing_qi"} <= {"R64"}
+
+
+def test_r64_melds_count_three_and_four_and_a_mondays_yaoji_stays_a_yaoji():
+    # Friday (5): the winner's pong of 5万 is 3, its 闷豆 of 5条 4: "碰 3, 杠 4" (3 players).
+    seats = ["123m678p88m P5m<1 M5s", "234s789s11s345p67m", FILL_A]
+    data = record(seats, self_draw(0, "8m"), options={"xing_qi_ji": True})
+    data["weekday"] = 5
+    s = settle_record(data)
+    assert [i.words for i in s.items if i.reason == "ji.xing_qi" and (i.payer, i.payee) == (1, 0)] == [
+        (("xing_qi", "5m", 3),), (("xing_qi", "5s", 4),)]
+    # Monday (1): 1万 are 星期鸡, seat 1's two 1条 stay 幺鸡 (R21) and are not counted again.
+    data["weekday"] = 1
+    items = settle_record(data).items
+    assert [i.words for i in items if i.reason == "ji.yaoji" and i.payee == 1] == [(("yaoji", 2),)] * 2
+    assert not [i for i in items if i.words[0][:2] == ("xing_qi", "1s")]

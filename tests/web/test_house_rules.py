@@ -146,3 +146,22 @@ def test_the_export_carries_the_rules_name_and_the_import_keeps_it(client):
     exported = services.evening_export(evening=evening)
     assert exported["rules_name"] == "老王家规矩" and exported["rules"]["bao_ji"] == "shown"
     assert services.evening_import(data=exported).rules_name == "老王家规矩"
+
+
+def test_the_evening_supplies_and_stores_the_weekday():
+    # 星期鸡 (R64): each round keeps the day it was played, a correction keeps the round's day.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    evening = services.evening_create(names=["老王", "小李", "阿珍", "张哥"], stake=1, preset="guiyang",
+                                      options={"xing_qi_ji": True})
+    played = services.round_record(evening=evening, record=example_record("E1"))
+    assert played.record["weekday"] == timezone.localdate().isoweekday()
+    type(played).objects.filter(pk=played.pk).update(created_at=timezone.now() - timedelta(days=1))
+    played.refresh_from_db()
+    corrected = services.round_correct(round=played, record=example_record("E3"), expected_version=1)
+    assert corrected.record["weekday"] == (timezone.localdate() - timedelta(days=1)).isoweekday()
+    # An evening that does not play it stores no weekday (records read as before).
+    plain = services.evening_create(names=["老王", "小李", "阿珍", "张哥"], stake=1, preset="guiyang")
+    assert "weekday" not in services.round_record(evening=plain, record=example_record("E1")).record

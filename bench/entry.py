@@ -109,7 +109,7 @@ def _recorder(browser, base: str, token: str, record: dict, net: list[int]) -> d
         _wait_for_net(phone, net)
         settled = time.perf_counter() - start
         phone.tap(phone.page.get_by_role("button", name="记下这一局"))
-        phone.page.wait_for_url(f"**/e/{token}/")
+        phone.page.wait_for_url(f"**/e/{token}/rounds/*/")  # the saved round's page
         return {"taps": [phone.taps], "seconds": time.perf_counter() - start, "settled_seconds": settled}
     finally:
         phone.close()
@@ -151,7 +151,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             if seat == min(range(seats), key=lambda s: results[s].taps):
                 _wait_for_net(phone, net)
                 phone.tap(phone.page.get_by_role("button", name="记下这一局"))
-                phone.page.wait_for_url(f"**/e/{token}/")
+                phone.page.wait_for_url(f"**/e/{token}/rounds/*/")  # the saved round's page
                 marks["end"] = time.perf_counter()
             opened.wait(60)
             phone.close()

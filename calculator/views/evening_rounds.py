@@ -122,7 +122,8 @@ def round_new(request, evening: Evening):
             return redirect("calculator:evening_detail", token=evening.token)
         else:
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))
-            return redirect("calculator:evening_detail", token=evening.token)
+            # the table checks the breakdown first; the round's page leads back to the evening
+            return redirect("calculator:evening_round", token=evening.token, number=round_.number)
     context = {
         **base_context(request, evening),
         "entry": entry,

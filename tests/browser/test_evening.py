@@ -90,6 +90,11 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
             screenshot(suffix="3-round-form")
         page.get_by_role("button", name="记下这一局").click()
         expect(page.locator(".alert-success")).to_contain_text(f"第{number}局记好了")
+        # the saved round's breakdown comes first, then the way back to the evening
+        assert page.url.endswith(f"/e/{evening.token}/rounds/{number}/")
+        expect(page.locator("#result .net-points")).to_have_text([signed(v) for v in expected_net(example)])
+        page.locator("a.ev-return").click()
+        expect(page.locator("a.ev-record")).to_be_visible()
     assert list(Round.objects.order_by("number").values_list("net", flat=True)) == [
         expected_net("E1"), expected_net("E2"), expected_net("E3")]
     expect(page.locator("#evening-rounds li").first).to_contain_text("第3局")

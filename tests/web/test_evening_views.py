@@ -130,12 +130,16 @@ def test_the_new_round_page_fixes_names_stake_and_rules_and_suggests_the_dealer(
     assert 'name="dealer"' in page
 
 
-def test_a_valid_round_is_recorded_and_the_page_goes_back_to_the_evening(client):
+def test_a_valid_round_is_recorded_and_its_breakdown_is_shown_first_with_the_way_back(client):
     evening = make_evening()
     response = client.post(url("evening_round_new", evening), round_post("E1", idempotency_key=str(uuid.uuid4())))
-    assert response.status_code == 302 and response["Location"] == url("evening_detail", evening)
+    assert response.status_code == 302 and response["Location"] == url("evening_round", evening, 1)
     round_ = Round.objects.get()
     assert round_.net == expected_net("E1") and round_.number == 1
+    page = client.get(response["Location"]).content.decode()
+    assert "第1局记好了。" in page  # the message survives the redirect
+    assert f'class="btn btn-outline-secondary bg-white ev-return" href="{url("evening_detail", evening)}"' in page
+    assert "← 回到这一晚" in page
 
 
 def test_submitting_the_same_form_twice_records_one_round(client):

@@ -145,6 +145,8 @@ OPTIONS: list[Option] = [
     Option("tian_di_bonus", gettext_lazy("天胡地胡加番"), _points_or(gettext_lazy("不加")), "house"),
     Option("gen_zhuang", gettext_lazy("开局跟"), _points_or(gettext_lazy("不算开局跟")), "house"),
     Option("xing_qi_ji", gettext_lazy("星期鸡"), YES_NO, "house", round_form=True),
+    Option("chong_feng_claimed", gettext_lazy("冲锋鸡归碰杠的人"), YES_NO, "house"),
+    Option("chong_feng_pays", gettext_lazy("没叫的冲锋鸡反赔"), YES_NO, "house"),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

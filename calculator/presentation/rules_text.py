@@ -192,6 +192,10 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("这一局是星期几，三门里那个点数的牌都是鸡（星期日算 7），跟翻牌鸡一样算：每张 1，碰 3，杠 4，"
                   "有叫的才收（照 R24）。星期一的 1条 还是幺鸡。一晚上打的局按各自打的那天算，记在每一局里；"
                   "单独算一局就按今天。{v_xing_qi_ji}")),
+    ("R65", gettext_noop("冲锋鸡归碰杠的人、没叫的冲锋鸡反赔"),
+     gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。{v_chong_feng_claimed}"
+                  "打出冲锋鸡的人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
+                  "{v_chong_feng_pays}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -307,6 +311,7 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
         "v_xing_qi_ji": _in_use(r.xing_qi_ji),
+        "v_chong_feng_claimed": _in_use(r.chong_feng_claimed), "v_chong_feng_pays": _in_use(r.chong_feng_pays),
         "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (

@@ -44,6 +44,7 @@ class ChickenWorth:
     wu_gu_ji: int = 0  # 乌骨鸡 (R44)
     wu_gu_ji_tiles: int = 0
     wu_gu_ji_gold: bool = False
+    chong_feng_claimed: bool = False  # R65: the 冲锋鸡 is the claimer's
 
     @property
     def total(self) -> int:
@@ -51,9 +52,12 @@ class ChickenWorth:
 
 
 def _chong_feng_worth(record: RoundRecord, seat: int, gold: bool) -> int:
-    """冲锋鸡 (R22): the worth of this seat's unclaimed first 幺鸡; 0 where there is none (兴义)."""
+    """冲锋鸡 (R22): the worth of this seat's unclaimed first 幺鸡; 0 where there is none (兴义).
+    Under `chong_feng_claimed` (R65) a claimed first 幺鸡 is its claimer's 冲锋鸡 instead."""
     first, rules = record.first_yaoji, record.rules
-    if first is None or first.seat != seat or first.claimed_by is not None:
+    holder = first.claimed_by if first is not None and first.claimed_by is not None and rules.chong_feng_claimed \
+        else first.seat if first is not None and first.claimed_by is None else None
+    if holder != seat:
         return 0
     return rules.chong_feng_gold if gold else rules.chong_feng
 
@@ -91,7 +95,8 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
 
     discards = list(data.discards)
     chong_feng = _chong_feng_worth(record, seat, gold)
-    if chong_feng and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that one 幺鸡's normal worth
+    claimed = bool(chong_feng) and record.first_yaoji.claimed_by == seat  # R65: it is in the claimer's meld
+    if chong_feng and not claimed and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that 幺鸡's normal worth
         discards.remove(YAOJI)  # (R51: on top of it instead)
     counted = {"all": kinds | {YAOJI} | wu, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
     discarded = discarded_tiles = wu_discarded = 0
@@ -114,7 +119,8 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
     return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold,
                         shown=shown + discarded + chong_feng + wu_on_table, discarded=discarded,
                         discarded_tiles=discarded_tiles, wu_gu_ji=wu_held * wu_each + wu_on_table,
-                        wu_gu_ji_tiles=wu_held + wu_melded + wu_discarded, wu_gu_ji_gold=wu_gold)
+                        wu_gu_ji_tiles=wu_held + wu_melded + wu_discarded, wu_gu_ji_gold=wu_gold,
+                        chong_feng_claimed=claimed)
 
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
@@ -130,7 +136,8 @@ def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
         table.pay(payer, payee, count, "ji.turned", "R48" if tile == turned else "R19", ("turned", str(tile), count))
     table.pay(payer, payee, worth.wu_gu_ji, "ji.wu_gu_ji", "R44",
               ("wu_gu_ji_gold" if worth.wu_gu_ji_gold else "wu_gu_ji", worth.wu_gu_ji_tiles))
-    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", "R51" if rules.chong_feng_on_top else "R22",
+    rule = "R65" if worth.chong_feng_claimed else "R51" if rules.chong_feng_on_top else "R22"
+    table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", rule,
               ("chong_feng_gold",) if worth.gold else ("chong_feng",))
 
 
@@ -172,6 +179,12 @@ def settle_chickens(table: Table) -> None:
             for payee in collectors:
                 table.pay(seat, payee, worths[seat].discarded, "ji.yaoji", "R50",
                           ("gold" if worths[seat].gold else "yaoji", worths[seat].discarded_tiles))
+    if rules.chong_feng_pays and rules.chicken_collectors != "ready_or_pay":  # (包鸡 bills it already)
+        for seat in not_collecting:  # R65: a 冲锋鸡 holder that is not ready pays it to each collector
+            if not table.hands[seat].ready:
+                for payee in collectors:
+                    table.pay(seat, payee, worths[seat].chong_feng, "ji.chong_feng", "R65",
+                              ("chong_feng_gold",) if worths[seat].gold else ("chong_feng",))
     _ze_ren(table, collectors, worths)
 
 

@@ -108,6 +108,8 @@ class RuleSet:
     tian_di_bonus: int = 0  # R62's other reading: added to V (0 = off); a fixed value above wins
     gen_zhuang: int = 0  # 开局跟 (R63): what the dealer pays each other seat when followed; 0 = off
     xing_qi_ji: bool = False  # 星期鸡 (R64): the tiles of the round's weekday's rank are chickens
+    chong_feng_claimed: bool = False  # R65: a claimed first 幺鸡 is still a 冲锋鸡, its claimer's
+    chong_feng_pays: bool = False  # R65: a 冲锋鸡 holder that is not ready pays each collector its worth
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

@@ -55,6 +55,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "tian_di_bonus": (0, 10),
     "gen_zhuang": (0, 4),
     "xing_qi_ji": (True, False),
+    "chong_feng_claimed": (True, False),
+    "chong_feng_pays": (True, False),
 }
 
 

@@ -284,6 +284,10 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
                 pay(s, c, counted[s][1] if rules.bao_ji == "shown" else worth[s])
             elif to_ready:  # R50: its discarded 幺鸡 count for every ready seat
                 pay(s, c, counted[s][2])
+            if rules.chong_feng_pays and rules.chicken_collectors != "ready_or_pay" and not ready[s]:
+                first = data.get("first_yaoji")  # R65: a not-ready holder pays out its 冲锋鸡
+                if first and first["seat"] == s and first.get("claimed_by") is None:
+                    pay(s, c, rules.chong_feng_gold if gold else rules.chong_feng)
     first = data.get("first_yaoji")
     if (first and first.get("claimed_by") is not None and first["claimed_by"] in collectors
             and not (to_ready and ready[first["seat"]])):
@@ -358,6 +362,9 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
     if first and first["seat"] == seat and first.get("claimed_by") is None and cf > 0:
         if not rules.chong_feng_on_top:  # R51: on top of the tile's own worth
             discards.remove("1s")
+        worth += cf
+        shown += cf
+    if first and first.get("claimed_by") == seat and rules.chong_feng_claimed:  # R65: the claimer's now
         worth += cf
         shown += cf
     counted = {"all": kinds | {"1s"} | ({"8p"} if wu else set()), "yaoji": {"1s"}, "none": set()}[

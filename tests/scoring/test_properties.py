@@ -39,7 +39,7 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45", "R62"}, "hu.hot_shot": {"R13", "R47"},
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
-    "ji.chong_feng": {"R22", "R51"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
+    "ji.chong_feng": {"R22", "R51", "R65"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
     "ji.wu_gu_ji": {"R44"}, "ji.xing_qi": {"R64"},
 }
@@ -61,6 +61,7 @@ VARIANT_ON = {
     "R59": lambda r: r.dealer_bonus > 0 or r.dealer_streak_bonus > 0,
     "R63": lambda r: r.gen_zhuang > 0,
     "R64": lambda r: r.xing_qi_ji,
+    "R65": lambda r: r.chong_feng_claimed or r.chong_feng_pays,
     "R62": lambda r: r.tian_hu > 0 or r.di_hu > 0 or r.tian_di_bonus > 0,
 }
 

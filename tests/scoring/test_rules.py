@@ -57,6 +57,8 @@ TABLE = {
     "tian_di_bonus": (0, 0, 0),
     "gen_zhuang": (0, 0, 0),  # R63
     "xing_qi_ji": (False, False, False),  # R64
+    "chong_feng_claimed": (False, False, False),  # R65
+    "chong_feng_pays": (False, False, False),
 }
 
 

@@ -1,4 +1,4 @@
-"""R45–R64: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
+"""R45–R65: the house-rule variants of ../shared/VARIANTS.md, each an option that no preset plays.
 
 Each table quotes the numbers VARIANTS.md gives; each row's arithmetic is in its comment. The
 fixtures are those of test_win and test_chickens, whose default settlements are tested there.
@@ -21,7 +21,7 @@ VARIANT_OPTIONS = {
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
     "tian_di_bonus": (10,), "gen_zhuang": (4,),
-    "xing_qi_ji": (True,),
+    "xing_qi_ji": (True,), "chong_feng_claimed": (True,), "chong_feng_pays": (True,),
 }
 
 
@@ -473,3 +473,42 @@ def test_r64_melds_count_three_and_four_and_a_mondays_yaoji_stays_a_yaoji():
     items = settle_record(data).items
     assert [i.words for i in items if i.reason == "ji.yaoji" and i.payee == 1] == [(("yaoji", 2),)] * 2
     assert not [i for i in items if i.words[0][:2] == ("xing_qi", "1s")]
+
+
+# ---------------------------------------------------------------------------------- R65 冲锋鸡 sub-variants
+
+@pytest.mark.parametrize("turned, net", [
+    # "some tables move it to a ready claimer": seat 0 (the winner, ready) ponged seat 3's first 幺鸡.
+    # test_chickens' 贵阳 row [14, 0, −9, −5] plus the 冲锋鸡 2 from each of the three others to seat 0.
+    (None, [14 + 3 * 2, 0 - 2, -9 - 2, -5 - 2]),
+    # 金鸡 (turned 9条): [23, 0, −13, −10] plus the 冲锋金鸡 4 from each.
+    ("9s", [23 + 3 * 4, 0 - 4, -13 - 4, -10 - 4]),
+])
+def test_r65_chong_feng_moved_to_a_ready_claimer(turned, net):
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned=turned, first_yaoji=(3, 0),
+               options={"chong_feng_claimed": True})
+    assert s.net == net
+    assert {i.rule for i in s.items if i.reason == "ji.chong_feng"} == {"R65"}
+    assert item_set(s, "ji.ze_ren")  # 责任鸡 (R23) is paid as before
+
+
+# Seat 3 is not ready and discarded the round's first 幺鸡, unclaimed; seat 0 wins 大对子 on seat 2's 7条.
+NOT_READY_HOLDER = [*CHONG_FENG[:3], seat("13479m125p24589s", discards="1s")]
+
+
+@pytest.mark.parametrize("players, turned, each", [
+    (4, None, 2),   # "a not-ready holder pays each ready seat 2"
+    (4, "9s", 4),   # 金鸡: the 冲锋金鸡 worth, 4
+    (3, None, 2),   # three seats (seat 2 holds it there)
+])
+def test_r65_a_not_ready_holder_pays_each_ready_seat(players, turned, each):
+    seats = NOT_READY_HOLDER if players == 4 else [*CHONG_FENG[:2], seat("3679m1234p25679s", discards="1s")]
+    holder = players - 1
+    outcome = discard_win(1, (0, "7s"))
+    s = settle(seats, outcome, turned=turned, first_yaoji=(holder, None), options={"chong_feng_pays": True})
+    ready = [h.seat for h in s.hands if h.ready]
+    assert holder not in ready
+    assert sorted((i.payer, i.payee, i.points, i.rule) for i in s.items if i.reason == "ji.chong_feng") == [
+        (holder, r, each, "R65") for r in ready]
+    off = settle(seats, outcome, turned=turned, first_yaoji=(holder, None))
+    assert not item_set(off, "ji.chong_feng")  # off (every preset): a not-ready seat's 冲锋鸡 is nothing

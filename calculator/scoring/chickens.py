@@ -157,9 +157,13 @@ def _collectors_and_payers(table: Table) -> tuple[list[int], dict[int, list[int]
 def settle_chickens(table: Table) -> None:
     record, rules = table.record, table.rules
     if rules.chui_feng and record.turned == CHUI_FENG:
+        table.not_counted("chui_feng", None, "chui_feng", str(CHUI_FENG))
         return  # 吹风鸡 (R55): a turned 5筒 blows every chicken and 责任鸡 away
     worths = [chicken_worth(record, seat) for seat in range(record.players)]
     collectors, payers_of = _collectors_and_payers(table)
+    if rules.chicken_collectors != "ready_or_pay":  # under 包鸡 a seat's chickens are its to pay
+        for seat in (s for s in range(record.players) if s not in collectors):
+            _not_collected(table, seat, worths[seat])
     for seat in collectors:
         for payer in payers_of[seat]:
             _charge(table, payer, seat, worths[seat])
@@ -186,6 +190,15 @@ def settle_chickens(table: Table) -> None:
                     table.pay(seat, payee, worths[seat].chong_feng, "ji.chong_feng", "R65",
                               ("chong_feng_gold",) if worths[seat].gold else ("chong_feng",))
     _ze_ren(table, collectors, worths)
+
+
+def _not_collected(table: Table, seat: int, worth: ChickenWorth) -> None:
+    """A seat that does not collect: its 冲锋鸡 and its other chickens count for nothing (R24)."""
+    why = table.why_not_collecting(seat)
+    if worth.chong_feng:
+        table.not_counted("chong_feng", seat, why)
+    if rest := worth.total - worth.chong_feng:
+        table.not_counted("ji", seat, why, rest)
 
 
 def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> None:

@@ -14,9 +14,13 @@ def settle_dou(table: Table) -> None:
     rules, record = table.rules, table.record
     for seat, data in enumerate(record.seats):
         if not table.collects(seat, rules.dou_collectors):
+            paid_back = rules.dou_reverse and rules.dou_collectors == "ready" and seat not in table.burned
+            for kong in () if paid_back else data.kongs:  # 豆倒赔 pays those back (R52)
+                table.not_counted("dou", seat, table.why_not_collecting(seat), kong.kind, str(kong.tile))
             continue
         for kong in data.kongs:
             if not _counts(table, seat, kong):
+                table.not_counted("dou", seat, "late" if kong.late else "hot_kong", kong.kind, str(kong.tile))
                 continue
             value = rules.dou_value(kong.kind)
             words = (kong.kind, str(kong.tile))

@@ -66,6 +66,18 @@ class Table:
     burned: frozenset[int] = frozenset()
     dead_kong: tuple[int, Meld] | None = None  # the 热炮 kong that pays nothing (贵阳)
     items: list[Item] = field(default_factory=list)
+    void: list[Phrase] = field(default_factory=list)  # what was on the table but paid nothing
+
+    def not_counted(self, code: str, seat: int | None, why: str, *args: int | str) -> None:
+        """Note a 豆 or 鸡 that pays nothing, and why: (code, seat, why, *args), e.g.
+        ("chong_feng", 3, "not_ready") or ("dou", 1, "late", "men", "5m"). Words only: no item."""
+        self.void.append((code, seat, why, *args))
+
+    def why_not_collecting(self, seat: int) -> str:
+        """Why a seat collects nothing: 烧光 by 热炮 or 抢杠 (R13, R14), 相公 (R37), or 没叫."""
+        if seat in self.burned:
+            return "robbed" if self.record.outcome.robbed else "hot_shot"
+        return "xiang_gong" if self.record.seats[seat].xiang_gong else "not_ready"
 
     @property
     def rules(self):

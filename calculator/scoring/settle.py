@@ -7,15 +7,16 @@ from functools import cached_property
 from typing import Any
 
 from .analysis import SeatAnalysis, analyse, analyse_possible
-from .chickens import settle_chickens
+from .chickens import settle_chickens, turned_chickens
 from .dealer import next_dealer
 from .dou import settle_dou
 from .draw import settle_cha_jiao
-from .items import Item, Table
+from .items import Item, Phrase, Table
 from .penalties import settle_cap, settle_gen_zhuang, settle_passed_win, settle_xiang_gong
 from .problems import RecordInvalid
 from .record import RoundRecord, parse_record
 from .rules import RuleSet
+from .tiles import Tile
 from .validate import validate
 from .win import burned_seats, hot_kong_meld, settle_dealer, settle_declarations, settle_hu
 
@@ -33,6 +34,12 @@ class Settlement:
     items: tuple[Item, ...]
     next_dealer: int
     burned: frozenset[int]
+    void: tuple[Phrase, ...] = ()  # what paid nothing and why (`Table.not_counted`); never in the items
+
+    @property
+    def chickens(self) -> tuple[Tile, ...]:
+        """The kinds the turned tile made 翻牌鸡 (R19, R48), in tile order: 幺鸡 among them is 金鸡 (R21)."""
+        return tuple(sorted(turned_chickens(self.record)))
 
     @cached_property
     def matrix(self) -> list[list[int]]:
@@ -101,7 +108,8 @@ def settle(record: RoundRecord, hands: tuple[SeatAnalysis, ...] | None = None) -
     settle_xiang_gong(table)
     settle_gen_zhuang(table)
     settle_cap(table)
-    return Settlement(record, hands, tuple(table.items), next_dealer(record, hands), table.burned)
+    return Settlement(record, hands, tuple(table.items), next_dealer(record, hands), table.burned,
+                      tuple(table.void))
 
 
 def check(data: Any) -> tuple[RoundRecord, tuple[SeatAnalysis, ...]]:

@@ -7,7 +7,7 @@ from datetime import datetime
 from ..models import Round, RoundConfirmation
 from ..presentation import round_summary, sign_class, signed
 from ..presentation.chart import colour
-from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
+from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict, settle
 
 
 @dataclass(frozen=True)
@@ -102,4 +102,6 @@ def stored_settlement(round_: Round) -> Settlement:
     stored = round_.settlement
     items = tuple(Item.from_dict(item) for item in stored["items"])
     burned = frozenset(h["seat"] for h in stored["hands"] if h.get("burned"))
-    return Settlement(record, analyse(record), items, stored["next_dealer"], burned)
+    hands = analyse(record)
+    void = settle(record, hands).void  # what paid nothing is words, not stored: said as scoring says it now
+    return Settlement(record, hands, items, stored["next_dealer"], burned, void)

@@ -27,7 +27,7 @@ from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
     ALL_PATTERN_TITLES, DECLARED_CHOICES, GROUP_TITLES, MEI_JIAO_TITLE, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
-    chinese_page, tile_text, words_text,
+    MELD_WORDS, chinese_page, tile_text, turned_text, void_text, words_text,
 )
 
 DECLARED_TITLES = dict(DECLARED_CHOICES)
@@ -190,6 +190,26 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class SeatHand:
+    """A seat's hand as entered: its concealed tiles, its melds (碰 / 闷豆 … with their tiles) and
+    its discards that count, as chips; `shown` is False for a 没叫 seat that did not show it."""
+
+    name: str
+    concealed: list
+    melds: list  # (word, chips)
+    discards: list
+    shown: bool = True
+
+
+def seat_hands(settlement: Settlement, names: list[str]) -> tuple[SeatHand, ...]:
+    return tuple(
+        SeatHand(names[seat], tile_chips(data.concealed),
+                 [(str(MELD_WORDS[meld.code]), tile_chips([meld.tile] * meld.size)) for meld in data.melds],
+                 tile_chips(data.discards), shown=not data.mei_jiao)
+        for seat, data in enumerate(settlement.record.seats))
+
+
+@dataclass(frozen=True)
 class SettlementView:
     groups: list[Group]
     seats: list[SeatRow]
@@ -199,6 +219,9 @@ class SettlementView:
     preset: str
     stake: str
     rules_url: str  # the rules page stating the rules this round was scored under
+    turned: str = ""  # 翻牌 5万 → 鸡：6万; empty when no tile was turned
+    hands: tuple[SeatHand, ...] = ()  # every seat's hand as it was entered
+    void: tuple[str, ...] = ()  # what did not count, and why: 张哥 的冲锋鸡不算：没叫
 
 
 def rules_url(rules: RuleSet) -> str:
@@ -278,6 +301,9 @@ def present(settlement: Settlement) -> SettlementView:
         preset=preset_title(record.rules.preset),
         stake=format_money(record.stake),
         rules_url=rules_url(record.rules),
+        turned=turned_text(str(record.turned), [str(t) for t in settlement.chickens]) if record.turned else "",
+        void=tuple(void_text(phrase, names) for phrase in settlement.void),
+        hands=seat_hands(settlement, names),
     )
 
 

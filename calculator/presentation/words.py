@@ -181,3 +181,47 @@ def words_text(words: Iterable[Sequence[int | str]]) -> str:
             text += " " if PHRASES[code].attached else "，" if chinese else ", "
         text += part
     return text if chinese else text[:1].upper() + text[1:]
+
+
+# -- What did not count, and why: scoring's `Settlement.void`, (code, seat, why, *args) ---------
+
+VOID_TEXTS = {
+    "chong_feng": gettext_lazy("{name} 的冲锋鸡不算：{why}"),
+    "ji": gettext_lazy("{name} 的鸡（{points} 分）不算：{why}"),
+    "dou": gettext_lazy("{name} 的{kind} {tile}不算：{why}"),
+    "chui_feng": gettext_lazy("翻牌 {tile} 是吹风鸡：这局的鸡都不算"),
+}
+VOID_WHY = {
+    "not_ready": pgettext_lazy("void", "没叫"),
+    "hot_shot": pgettext_lazy("void", "热炮，烧光"),
+    "robbed": pgettext_lazy("void", "被抢杠，烧光"),
+    "hot_kong": pgettext_lazy("void", "热炮的杠不算豆"),
+    "late": pgettext_lazy("void", "憨包豆"),
+    "xiang_gong": pgettext_lazy("void", "相公"),
+    "chui_feng": pgettext_lazy("void", "吹风鸡"),
+}
+MELD_TITLES = dict(MELD_CHOICES[1:])
+MELD_WORDS = {**MELD_TITLES, "late": gettext_lazy("憨包豆")}  # a meld by its `Meld.code`
+
+
+def void_text(phrase: Sequence[int | str | None], names: Sequence[str]) -> str:
+    """One thing that paid nothing, and why: 张哥 的冲锋鸡不算：没叫."""
+    code, seat, why, *args = phrase
+    fields = {"name": names[seat] if seat is not None else "", "why": str(VOID_WHY[why])}
+    if code == "ji":
+        fields["points"] = args[0]
+    elif code == "dou":
+        fields.update(kind=str(MELD_TITLES[args[0]]), tile=tile_text(args[1]))
+    elif code == "chui_feng":
+        fields["tile"] = tile_text(args[0])
+    return str(VOID_TEXTS[code]).format(**fields)
+
+
+def turned_text(turned: str, chickens: Sequence[str]) -> str:
+    """Which tiles the 翻牌 made chickens (R19, R48): 翻牌 5万 → 鸡：6万; 1条 among them is 金鸡 (R21)."""
+    if not chickens:
+        return str(gettext_lazy("翻牌 {turned}：这局不翻鸡")).format(turned=tile_text(turned))
+    names = [str(gettext_lazy("{tile}（金鸡）")).format(tile=tile_text(c)) if c == "1s" else tile_text(c)
+             for c in chickens]
+    return str(gettext_lazy("翻牌 {turned} → 鸡：{chickens}")).format(
+        turned=tile_text(turned), chickens=("、" if chinese_page() else ", ").join(names))

@@ -289,3 +289,21 @@ def test_the_charts_legend_entries_never_run_into_each_other(live_server, page: 
                 assert a["right"] <= b["left"] - 4, (a, b)
     assert any("…" in entry["text"] for entry in entries)
     screenshot(page.locator(".running-chart"), "chart")
+
+
+def test_a_rounds_page_says_what_did_not_count_and_shows_every_hand(live_server, page: Page, screenshot):
+    """At 390×844: the 翻牌's chicken, the void list (E1: 张哥's 冲锋鸡, not ready) and the hands."""
+    from tests.factories import NAMES
+
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    page.goto(f"{live_server.url}/e/{evening.token}/rounds/1/")
+    expect(page.locator(".result-turned")).to_have_text("翻牌 5万 → 鸡：6万")
+    void = page.locator("#result-void li")
+    expect(void.filter(has_text=f"{NAMES[3]} 的冲锋鸡不算：没叫")).to_have_count(1)
+    hands = page.locator("#result-hands .result-hand")
+    expect(hands).to_have_count(4)
+    expect(hands.nth(0).locator(".tile")).to_have_count(11 + 4)  # concealed, and the 闷豆 of 9筒
+    void.first.scroll_into_view_if_needed()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    screenshot()

@@ -142,6 +142,29 @@ def test_a_valid_round_is_recorded_and_its_breakdown_is_shown_first_with_the_way
     assert "← 回到这一晚" in page
 
 
+def test_the_rounds_page_says_what_did_not_count_and_which_tile_the_turn_made_the_chicken(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    page = client.get(url("evening_round", evening, 1)).content.decode()
+    assert "没算的" in page and f"{NAMES[3]} 的冲锋鸡不算：没叫" in page  # RULES E1: seat 3 is not ready
+    assert "翻牌 5万 → 鸡：6万" in page
+
+
+def test_the_rounds_page_shows_every_seats_entered_hand_as_tiles(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    page = client.get(url("evening_round", evening, 1)).content.decode()
+    hands = page[page.index('id="result-hands"'):]
+    hands = hands[:hands.index("</section>")]
+    for seat, data in enumerate(example_record("E1")["seats"]):
+        name = hands.index(NAMES[seat])
+        following = hands[name:hands.index(NAMES[seat + 1])] if seat < 3 else hands[name:]
+        concealed = [str(t) for t in sorted(parse_tiles(data["concealed"]))]
+        assert re.findall(r'data-tile="(\w+)"', following)[:len(concealed)] == concealed
+        for meld in data["melds"]:
+            assert f'data-tile="{meld["tile"]}"' in following
+
+
 def test_submitting_the_same_form_twice_records_one_round(client):
     evening = make_evening()
     data = round_post("E1", idempotency_key=str(uuid.uuid4()))

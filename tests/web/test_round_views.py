@@ -6,6 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.urls import reverse
 
+from calculator.scoring import parse_tiles
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example, record_to_post_data
 
 ROUND_URL = reverse("calculator:round_new")
@@ -59,6 +60,20 @@ def test_posting_a_worked_example_shows_its_result(client, name):
     assert "calculator/round_result.html" in [t.name for t in response.templates]
     signed = [f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0" for n in expected(name)["net"]]
     assert nets_on_page(text(response)) == signed
+
+
+def test_the_e1_result_says_what_did_not_count_and_shows_every_hand(client):
+    html = text(client.post(ROUND_URL, record_to_post_data(load_example("E1"))))
+
+    assert "翻牌 5万 → 鸡：6万" in html
+    void = html[html.index('id="result-void"'):]
+    assert "北 的冲锋鸡不算：没叫" in void[:void.index("</section>")]
+    hands = html[html.index('id="result-hands"'):]
+    hands = hands[:hands.index("</section>")]
+    assert all(name in hands for name in "东南西北")
+    assert hands.count('class="tile ') == sum(  # every concealed tile, meld tile and counted discard
+        len(parse_tiles(seat["concealed"])) + sum(4 if m["type"] == "kong" else 3 for m in seat["melds"])
+        + len(parse_tiles(seat.get("discards", ""))) for seat in load_example("E1")["seats"])
 
 
 def test_the_e1_result_reads_as_sentences_with_rule_links_and_the_matrix(client):

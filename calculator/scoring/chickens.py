@@ -193,11 +193,14 @@ def settle_chickens(table: Table) -> None:
 
 
 def _not_collected(table: Table, seat: int, worth: ChickenWorth) -> None:
-    """A seat that does not collect: its 冲锋鸡 and its other chickens count for nothing (R24)."""
-    why = table.why_not_collecting(seat)
-    if worth.chong_feng:
+    """A seat that does not collect: its 冲锋鸡 and its other chickens count for nothing (R24),
+    but for what it pays out itself: its 冲锋鸡 under R65, its discarded 幺鸡 under R50."""
+    rules, why = table.rules, table.why_not_collecting(seat)
+    paying = seat not in table.burned and not table.hands[seat].ready
+    if worth.chong_feng and not (rules.chong_feng_pays and paying):
         table.not_counted("chong_feng", seat, why)
-    if rest := worth.total - worth.chong_feng:
+    paid_out = worth.discarded if rules.chicken_flow == "to_ready" and paying else 0
+    if rest := worth.total - worth.chong_feng - paid_out:
         table.not_counted("ji", seat, why, rest)
 
 

@@ -25,6 +25,8 @@ def test_a_seat_that_is_not_ready_has_its_chong_feng_ji_void():
     s = settle_record(example("E1"))
     assert ("chong_feng", 3, "not_ready") in s.void
     assert not any(i.reason == "ji.chong_feng" for i in s.items)
+    pays = settle_record({**example("E1"), "options": {**example("E1")["options"], "chong_feng_pays": True}})
+    assert ("chong_feng", 3, "not_ready") not in pays.void  # R65: it pays it out instead
 
 
 def test_a_late_kong_is_void_as_a_hanbao_dou():

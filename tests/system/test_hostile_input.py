@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from calculator import selectors, services
 from calculator.forms import EveningForm
 from calculator.entry.forms import MAX_NOTATION
-from calculator.models import Change, Evening, Player, Round
+from calculator.models import Change, Evening, Player, Round, RoundDraft
 from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused
 from calculator.entry import RoundEntry
 from calculator.scoring import ruleset_from_dict
@@ -230,6 +230,8 @@ def test_a_nul_in_any_round_field_is_a_400_on_every_database(evening, field):
         response = client().post(reverse("calculator:evening_round_new", args=[evening.token]), data)
         assert response.status_code == 400 and ledger_size() == before
     assert client().post(reverse("calculator:round_new"), data).status_code == 400
+    # The round form's draft keeps what was typed, but no NUL: PostgreSQL's JSON cannot hold one.
+    assert all("\\u0000" not in json.dumps(d.data) for d in RoundDraft.objects.all())
 
 
 def test_a_nul_reaching_the_services_is_refused_before_the_database():

@@ -26,7 +26,11 @@ def settle_dou(table: Table) -> None:
             words = (kong.kind, str(kong.tile))
             reason, rule = f"dou.{kong.kind}", "R16"
             if kong.kind == "dian" and rules.dian_payer == "konger":  # R57: the other way round
-                table.pay(seat, kong.from_seat, value, reason, "R57", words)
+                feeder = kong.from_seat
+                if table.collects(feeder, "all"):  # but a burned feeder or 相公 collects nothing
+                    table.pay(seat, feeder, value, reason, "R57", words)
+                else:
+                    table.not_counted("dou", feeder, table.why_not_collecting(feeder), kong.kind, str(kong.tile))
             elif kong.kind == "dian":
                 table.pay(kong.from_seat, seat, value, reason, rule, words)
             else:

@@ -258,7 +258,8 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
             counterparts = [m["from"]] if m["kind"] == "dian" else others(s)
             for o in counterparts:
                 if owner_collects and m["kind"] == "dian" and rules.dian_payer == "konger":  # R57
-                    pay(s, o, dou_value("dian"))
+                    if collects(o, "all"):  # a burned feeder or 相公 collects nothing
+                        pay(s, o, dou_value("dian"))
                 elif owner_collects:
                     pay(o, s, dou_value(m["kind"]))
                 elif pays_back and ready[o] and o not in burned:

@@ -273,6 +273,16 @@ def test_r57_dian_dou_paid_by_the_konger(dian_payer, net):
         assert item_set(s, "dou.dian") == [(0, 2, 1, "dou.dian", "R57")]
 
 
+def test_r57_a_feeder_that_collects_nothing_is_paid_nothing():
+    # The same round with seat 2, the feeder, a 相公 (R37): it collects nothing, so no 点豆 moves.
+    data = record(["123m456p789p88m D7s<2", READY_1, FILL_A, FILL_B], discard_win(2, (0, "8m")),
+                  options={"dian_payer": "konger"})
+    data["seats"][2]["xiang_gong"] = True
+    s = settle_record(data)
+    assert item_set(s, "dou.dian") == []
+    assert ("dou", 2, "xiang_gong", "dian", "7s") in s.void
+
+
 # ---------------------------------------------------------------------------------- R58 报听 as a floor
 
 @pytest.mark.parametrize("floor, value", [

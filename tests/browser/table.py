@@ -8,15 +8,8 @@ from dataclasses import dataclass, field
 from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
 
 from calculator.scoring import parse_tiles
+from tests.conftest import PHONE  # one phone for every browser test and the bench
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-    "locale": "zh-CN",
-    "bypass_csp": True,  # the pages' CSP is for the pages, not for axe-core injected by the tests
-}
 
 
 @dataclass

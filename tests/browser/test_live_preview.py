@@ -64,8 +64,14 @@ def test_a_request_made_stale_by_a_newer_tap_is_cancelled_not_waited_for(live_se
         document.body.addEventListener('htmx:sendAbort', () => window.aborted++); }""")
     open_keyboard(page)
     page.locator('[data-tile-keyboard] [data-key="1m"]').tap()
-    page.wait_for_function("() => document.querySelector('[data-round-form]').classList.contains('htmx-request')")
+    # The route handler runs when Playwright next hands Python its events, which may be after the
+    # page has already marked the form busy: wait for the request itself, not for the class.
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1  # the first request is out, and held at the server's door
+    assert page.evaluate("document.querySelector('[data-round-form]').classList.contains('htmx-request')")
 
     page.locator('[data-tile-keyboard] [data-key="2m"]').tap()
 

@@ -3,6 +3,7 @@ tap a hand in, set the outcome. Every helper counts the taps it makes (a select 
 it, pick), so the benchmark can say how many taps the busiest phone needed."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
@@ -62,14 +63,25 @@ def chips(page: Page, seat: int):
 
 
 def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]") -> None:
-    """Tap a hand in on the tile keyboard (opening it unless it is open already), then 完成."""
+    """Tap a hand in on the tile keyboard (opening it unless it is open already), then 完成. Tiles
+    the box already shows are not typed again, as a player would not (the first 幺鸡's discarder
+    has it in his 打出的鸡 as soon as the menu names him)."""
     page = phone.page
     keyboard = page.locator("[data-tile-keyboard]")
     target = seat_card(page, seat).locator(box)
+    shown = Counter(target.locator(".tile-chips .tile").evaluate_all("chips => chips.map(c => c.dataset.tile)"))
+    to_type = []
+    for tile in map(str, parse_tiles(notation)):
+        if shown[tile]:
+            shown[tile] -= 1
+        else:
+            to_type.append(tile)
+    if not to_type:
+        return
     if not (keyboard.is_visible() and "is-active" in (target.get_attribute("class") or "")):
         phone.tap(target)
     expect(keyboard).to_be_visible()
-    for tile in parse_tiles(notation):
+    for tile in to_type:
         phone.tap(keyboard.locator(f'[data-key="{tile}"]'))
     if keyboard.is_visible():  # a full hand has already moved the keyboard on (issue 12), or closed it
         phone.tap(keyboard.locator("[data-kb-done]"))

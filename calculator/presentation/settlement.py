@@ -27,7 +27,7 @@ from ..scoring.settle import decimal_text
 from ..scoring.tiles import SUIT_HANZI
 from .words import (
     ALL_PATTERN_TITLES, DECLARED_CHOICES, GROUP_TITLES, MEI_JIAO_TITLE, PRESET_TITLES, REASON_TITLES, STATUS_TITLES, TILE_NAMES,
-    MELD_WORDS, chinese_page, tile_text, turned_text, void_text, words_text,
+    MELD_WORDS, chinese_page, tile_text, turned_text, void_fields, void_text, words_text,
 )
 
 DECLARED_TITLES = dict(DECLARED_CHOICES)
@@ -241,8 +241,9 @@ def item_text(item: Item) -> str:
 
 def settlement_json(settlement: Settlement, *, words: bool = False) -> dict[str, Any]:
     """The JSON of RULES §6 as the API and `manage.py settle` print it: each item with its
-    `detail`, the Chinese sentence of its words. With `words=True` the items keep their words
-    as well: what a round stores (R41), so that it reads in any language and keeps its text."""
+    `detail`, the Chinese sentence of its words; what paid nothing (`void`, each with its `text`)
+    and which tiles were chickens (`chickens`). With `words=True` the items keep their words as
+    well: what a round stores (R41), so that it reads in any language and keeps its text."""
     data = settlement.to_dict()
     items = []
     with translation.override("zh-hans"):
@@ -252,7 +253,11 @@ def settlement_json(settlement: Settlement, *, words: bool = False) -> dict[str,
             if words:
                 shown["words"] = kept
             items.append(shown)
+        names = [seat.name for seat in settlement.record.seats]
+        data["void"] = [{**void_fields(phrase), "text": void_text(phrase, names)} for phrase in settlement.void]
     data["items"] = items
+    data["chickens"] = [{"tile": str(tile), "kind": kind, "gold": gold}
+                        for tile, kind, gold in settlement.chicken_kinds]
     return data
 
 

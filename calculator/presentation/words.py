@@ -204,17 +204,27 @@ MELD_TITLES = dict(MELD_CHOICES[1:])
 MELD_WORDS = {**MELD_TITLES, "late": gettext_lazy("憨包豆")}  # a meld by its `Meld.code`
 
 
+VOID_ARGS = {"ji": ("points",), "dou": ("kind", "tile"), "chui_feng": ("tile",)}  # after (code, seat, why)
+
+
+def void_fields(phrase: Sequence[int | str | None]) -> dict:
+    """A `Settlement.void` phrase by name: code, seat, why, and its points (鸡), kind and tile (豆)
+    or tile (吹风鸡). What the settlement JSON carries, and what `void_text` words."""
+    code, seat, why, *args = phrase
+    return {"code": code, "seat": seat, "why": why, **dict(zip(VOID_ARGS.get(code, ()), args, strict=True))}
+
+
 def void_text(phrase: Sequence[int | str | None], names: Sequence[str]) -> str:
     """One thing that paid nothing, and why: 张哥 的冲锋鸡不算：没叫."""
-    code, seat, why, *args = phrase
-    fields = {"name": names[seat] if seat is not None else "", "why": str(VOID_WHY[why])}
-    if code == "ji":
-        fields["points"] = args[0]
-    elif code == "dou":
-        fields.update(kind=str(MELD_TITLES[args[0]]), tile=tile_text(args[1]))
-    elif code == "chui_feng":
-        fields["tile"] = tile_text(args[0])
-    return str(VOID_TEXTS[code]).format(**fields)
+    fields = void_fields(phrase)
+    words = {"name": names[fields["seat"]] if fields["seat"] is not None else "", "why": str(VOID_WHY[fields["why"]])}
+    if "points" in fields:
+        words["points"] = fields["points"]
+    if "kind" in fields:
+        words["kind"] = str(MELD_TITLES[fields["kind"]])
+    if "tile" in fields:
+        words["tile"] = tile_text(fields["tile"])
+    return str(VOID_TEXTS[fields["code"]]).format(**words)
 
 
 def turned_text(turned: str, chickens: Sequence[str]) -> str:

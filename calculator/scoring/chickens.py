@@ -29,6 +29,24 @@ def weekday_chickens(record: RoundRecord) -> frozenset[Tile]:
     return frozenset(parse_tile(f"{record.weekday}{suit}") for suit in "mps") - {YAOJI}
 
 
+def chicken_kinds(record: RoundRecord) -> tuple[tuple[Tile, str, bool], ...]:
+    """Which tiles were chickens this round, as (tile, kind, gold) in tile order: 幺鸡 (R21, 金鸡
+    when the 翻牌 makes it one), 乌骨鸡 where it has a worth (R44), the 翻牌's kinds (R19, R48) and
+    the weekday's (R64; a kind both is a 翻牌鸡). None under 吹风鸡 (R55)."""
+    rules = record.rules
+    if rules.chui_feng and record.turned == CHUI_FENG:
+        return ()
+    turned, weekday = turned_chickens(record), weekday_chickens(record)
+    kinds = {YAOJI: ("yaoji", YAOJI in turned)}
+    if rules.wu_gu_ji:
+        kinds[WU_GU_JI] = ("wu_gu_ji", WU_GU_JI in turned | weekday)
+    for tile in turned:
+        kinds.setdefault(tile, ("turned", False))
+    for tile in weekday:
+        kinds.setdefault(tile, ("xing_qi", False))
+    return tuple((tile, kind, gold) for tile, (kind, gold) in sorted(kinds.items()))
+
+
 @dataclass(frozen=True, slots=True)
 class ChickenWorth:
     """A seat's chickens (R25: counted from its tiles, never typed)."""

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from .analysis import SeatAnalysis, analyse, analyse_possible
-from .chickens import settle_chickens, turned_chickens
+from .chickens import chicken_kinds, settle_chickens, turned_chickens
 from .dealer import next_dealer
 from .dou import settle_dou
 from .draw import settle_cha_jiao
@@ -40,6 +40,11 @@ class Settlement:
     def chickens(self) -> tuple[Tile, ...]:
         """The kinds the turned tile made 翻牌鸡 (R19, R48), in tile order: 幺鸡 among them is 金鸡 (R21)."""
         return tuple(sorted(turned_chickens(self.record)))
+
+    @property
+    def chicken_kinds(self) -> tuple[tuple[Tile, str, bool], ...]:
+        """Every kind of tile that was a chicken this round: (tile, kind, gold), see `chicken_kinds`."""
+        return chicken_kinds(self.record)
 
     @cached_property
     def matrix(self) -> list[list[int]]:

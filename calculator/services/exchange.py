@@ -145,8 +145,10 @@ def _list(value: Any, cap: int, what: str) -> list:
 
 def _decided(snapshot: Mapping[str, Any]) -> tuple:
     """What a stored round decided: its settlement but for how its items are worded (a round
-    stored before items carried `words` has only a `detail` sentence), its net and dealers."""
-    settlement = dict(snapshot["settlement"])
+    stored before items carried `words` has only a `detail` sentence) and for what it says did
+    not count and which tiles were chickens (words worked out from the record; rounds stored
+    before them have neither), its net and dealers."""
+    settlement = {k: v for k, v in snapshot["settlement"].items() if k not in ("void", "chickens")}
     settlement["items"] = [{k: v for k, v in item.items() if k not in ("words", "detail")}
                            for item in settlement["items"]]
     return settlement, snapshot["net"], snapshot["dealer"], snapshot["next_dealer"]

@@ -213,3 +213,30 @@ def test_on_sqlite_the_write_lock_is_left_free_between_chunks(monkeypatch, chunk
     services.evening_import(data=data)
     inserts = [c for c in chunks if c[0] != "Player"]
     assert len(events) == len(inserts) and min(events) > 0.1
+
+
+def test_an_export_carries_what_did_not_count_and_the_chickens_and_imports_them_back(export):
+    """Round 2 is E2: its 翻牌 9条 made 1条 金鸡. The copy, exported again, says the same."""
+    rounds = {r["number"]: r for r in export["rounds"]}
+    assert rounds[2]["settlement"]["chickens"] and "void" in rounds[2]["settlement"]
+    copy_ = services.evening_import(data=copy.deepcopy(export))
+    again = services.evening_export(evening=copy_)
+    assert [r["settlement"] for r in again["rounds"]] == [r["settlement"] for r in export["rounds"]]
+
+
+def test_an_export_from_before_rounds_said_what_did_not_count_still_imports(export):
+    data = copy.deepcopy(export)
+    for kept in [*data["rounds"], *(c[s] for c in data["history"] for s in ("before", "after") if c[s])]:
+        del kept["settlement"]["void"], kept["settlement"]["chickens"]
+    copy_ = services.evening_import(data=data)
+    assert all({"void", "chickens"} <= set(r.settlement) for r in copy_.rounds.all())
+
+
+def test_a_file_whose_void_was_changed_imports_what_scoring_says(export):
+    """`void` and `chickens` are words worked out from the record: the copy holds scoring's."""
+    data = copy.deepcopy(export)
+    for kept in data["rounds"]:
+        kept["settlement"]["void"], kept["settlement"]["chickens"] = [], []
+    copy_ = services.evening_import(data=data)
+    stored = {r.number: r.settlement for r in copy_.rounds.all()}
+    assert stored == {r["number"]: r["settlement"] for r in export["rounds"]}

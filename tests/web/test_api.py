@@ -409,3 +409,39 @@ def test_the_api_reads_kai_ju_gen(client):
     assert body["net"] == [24, -10, -7, -7]
     assert [(i["payer"], i["payee"], i["points"]) for i in body["items"] if i["rule"] == "R63"] == [
         (1, 0, 4), (1, 2, 4), (1, 3, 4)]
+
+
+# -- what did not count, and which tiles were chickens ------------------------------------------
+
+
+def test_the_settlement_says_what_did_not_count_with_its_seat_reason_and_words(client):
+    body = post(client, example("E1")).json()  # 北 is not ready: its 冲锋鸡 and its 1 point of 鸡 pay nothing
+
+    assert body["void"] == [
+        {"code": "chong_feng", "seat": 3, "why": "not_ready", "text": "北 的冲锋鸡不算：没叫"},
+        {"code": "ji", "seat": 3, "why": "not_ready", "points": 1, "text": "北 的鸡（1 分）不算：没叫"},
+    ]
+    hot = post(client, example("E3")).json()["void"]  # 热炮 on 北's 闷豆 5筒
+    assert {"code": "dou", "seat": 3, "why": "hot_kong", "kind": "men", "tile": "5p",
+            "text": "北 的闷豆 5筒不算：热炮的杠不算豆"} in hot
+    assert post(client, example("E2")).json()["void"] == []  # everything counted
+
+
+def test_the_settlement_names_every_tile_that_was_a_chicken(client):
+    assert post(client, example("E1")).json()["chickens"] == [  # 翻牌 5万 makes 6万
+        {"tile": "6m", "kind": "turned", "gold": False}, {"tile": "1s", "kind": "yaoji", "gold": False}]
+    assert post(client, example("E2")).json()["chickens"] == [  # 翻牌 9条 makes 1条 金鸡
+        {"tile": "1s", "kind": "yaoji", "gold": True}]
+    assert post(client, example("E6")).json()["chickens"] == [  # 安顺 swings: 翻牌 2条 makes 1条 and 3条
+        {"tile": "1s", "kind": "yaoji", "gold": True}, {"tile": "3s", "kind": "turned", "gold": False}]
+
+
+def test_under_chui_feng_no_tile_is_a_chicken_and_the_void_says_why(client):
+    record = example("E7")  # 翻牌 4筒 in 兴义; turned 5筒 instead, with 吹风鸡 played
+    record["turned"], record["options"] = "5p", {"chui_feng": True}
+
+    body = post(client, record).json()
+
+    assert body["chickens"] == []
+    assert {"code": "chui_feng", "seat": None, "why": "chui_feng", "tile": "5p",
+            "text": "翻牌 5筒 是吹风鸡：这局的鸡都不算"} in body["void"]

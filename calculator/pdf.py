@@ -30,7 +30,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from . import selectors
 from .presentation import chinese_page, outcome_text, present, tile_name, words_text
 from .presentation.options import changed_in_words
-from .presentation.words import DECLARED_CHOICES
+from .presentation.words import DECLARED_CHOICES, MEI_JIAO_TITLE
 from .scoring import WON
 from .scoring.tiles import SUIT_HANZI
 
@@ -175,17 +175,20 @@ def two_columns(groups: list) -> tuple[list, list]:
 
 
 def receipt_context(settlement) -> dict:
-    """What templates/calculator/pdf/receipt.html shows, on top of `present(settlement)`."""
+    """What templates/calculator/pdf/receipt.html shows, on top of `present(settlement)` (which
+    gives it, in the result page's words, the 翻牌's chickens and what did not count)."""
     record = settlement.record
     view = present(settlement)
     names = view.names
     seats = []
-    for row, seat, hand in zip(view.seats, record.seats, settlement.hands, strict=True):
+    for row, seat, hand, entered in zip(view.seats, record.seats, settlement.hands, view.hands, strict=True):
         seats.append({
             "row": row,
             "won": hand.status == WON,
             "win_tile": next((tile_name(w.tile) for w in record.outcome.winners if w.seat == row.seat), ""),
-            "concealed": tiles_hanzi(seat.concealed),
+            # 没叫（没亮牌）: no concealed tiles were entered, and the receipt says so as the result page does
+            "concealed": tiles_hanzi(seat.concealed) if entered.shown else "",
+            "not_shown": "" if entered.shown else str(MEI_JIAO_TITLE),
             "melds": [meld_hanzi(m, names) for m in seat.melds],
             "discards": " ".join(tile_name(t) for t in seat.discards),
             "declared": str(dict(DECLARED_CHOICES)[seat.declared]) if seat.declared else "",
@@ -202,7 +205,6 @@ def receipt_context(settlement) -> dict:
         "columns": two_columns(view.groups),
         "dealer": names[record.dealer],
         "outcome": outcome_text(record.to_dict(), settlement.to_dict(), names),
-        "turned": tile_name(record.turned) if record.turned else "",
         "options": changed_in_words(record.rules),
     }
 

@@ -177,3 +177,13 @@ def test_a_stored_rounds_receipt_shows_its_players_and_amounts(client):
 
 def test_an_unknown_address_has_no_report(client):
     assert client.get(reverse("calculator:evening_report_pdf", args=["x" * 32])).status_code == 404
+
+
+def test_a_stored_rounds_receipt_says_what_did_not_count_and_shows_every_hand(client):
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    response = client.get(reverse("calculator:evening_round_receipt_pdf", args=[evening.token, 1]))
+    flat = squeeze(poppler("pdftotext", save(response.content, "evening-round-receipt-void.pdf")))
+    assert "翻牌5万→鸡：6万" in flat
+    assert f"{NAMES[3]}的冲锋鸡不算：没叫" in flat  # E1: seat 3 is not ready
+    assert "234567万11345条" in flat and "闷豆9筒" in flat  # seat 0's hand as entered

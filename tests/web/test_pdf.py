@@ -249,3 +249,50 @@ def test_a_receipt_with_one_group_of_items_prints_it_in_the_left_column():
     three = present(settle_record(load_example("E1"))).groups
     left, right = two_columns(three)
     assert left and left + right == three
+
+
+# -- what did not count, and every hand as entered ----------------------------------------------
+
+
+def mei_jiao_e1() -> dict:
+    """E1 with 西 recorded 没叫（没亮牌） and 南's hand 软报 (10): neither changes who pays what
+    but 南's 叫 value, which now has two parts."""
+    record = example("E1")
+    record["seats"][2].update(concealed="", mei_jiao=True)
+    record["seats"][1]["declared"] = "soft"
+    return record
+
+
+def test_the_receipt_says_what_did_not_count_and_which_tile_the_turn_made_the_chicken(client, tmp_path):
+    text = squeeze(poppler("pdftotext", receipt(client, example("E1")), tmp_path))
+
+    assert "翻牌5万→鸡：6万" in text
+    assert "没算的" in text and "北的冲锋鸡不算：没叫" in text and "北的鸡（1分）不算：没叫" in text
+    assert "没算的" not in squeeze(poppler("pdftotext", receipt(client, example("E2")), tmp_path))  # all counted
+
+
+def test_the_receipt_shows_every_seats_entered_hand_or_that_it_was_not_shown(client, tmp_path):
+    pdf = receipt(client, mei_jiao_e1())
+    rows = poppler("pdftotext", pdf, tmp_path, "-layout")
+    west = next(line for line in rows.splitlines() if line.lstrip().startswith("西"))
+
+    assert "没叫（没亮牌）" in west
+    flat = squeeze(poppler("pdftotext", pdf, tmp_path))
+    for hand in ("234567万11345条", "123万456678筒2256条", "2578万1346筒12578条", "闷豆9筒"):
+        assert hand in flat, hand
+    assert "平胡1+软报10=11番" in flat  # 南's 叫 by its parts, as the result page says it
+    assert re.search(r"^Pages:\s+1$", poppler("pdfinfo", pdf, tmp_path), re.MULTILINE)
+    if shutil.which("pdftoppm"):
+        ARTIFACTS.mkdir(exist_ok=True)
+        (tmp_path / "mei-jiao.pdf").write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-singlefile", str(tmp_path / "mei-jiao.pdf"),
+                        str(ARTIFACTS / "receipt-E1-mei-jiao")], check=True)
+
+
+def test_the_receipt_says_it_in_english_too(client, tmp_path):
+    client.cookies["django_language"] = "en"
+    text = squeeze(poppler("pdftotext", receipt(client, mei_jiao_e1()), tmp_path))
+
+    assert "Whatdidnotcount" in text and "北'sfirstdiscarded幺鸡冲锋鸡doesnotcount:notready" in text
+    assert "Turned5-character→chicken:6-character" in text
+    assert "Notready(handnotshown)" in text

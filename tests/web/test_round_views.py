@@ -143,6 +143,21 @@ def test_htmx_preview_returns_only_the_out_of_band_partials(client):
     assert "14/14" in html and "胡了" in html
 
 
+def test_the_live_preview_says_what_will_not_count_before_the_round_is_saved(client):
+    """北 recorded 没叫（没亮牌）: its 冲锋鸡 (E1) pays nothing, and the table sees it while it waits."""
+    record = load_example("E1")
+    record["seats"][3].update(concealed="", mei_jiao=True)
+
+    html = text(client.post(PREVIEW_URL, record_to_post_data(record), HTTP_HX_REQUEST="true"))
+
+    preview = html[html.index('id="entry-settlement-preview"'):]
+    void = preview[preview.index('id="entry-void"'):]
+    void = void[:void.index("</section>")]
+    assert re.findall(r"<li>([^<]+)</li>", void) == ["北 的冲锋鸡不算：没叫"]  # its hand, and its 幺鸡, unshown
+    record = load_example("E2")  # everything counts: nothing to say
+    assert "没算的" not in text(client.post(PREVIEW_URL, record_to_post_data(record), HTTP_HX_REQUEST="true"))
+
+
 def test_htmx_preview_of_a_half_entered_round_shows_counts_not_scolding(client):
     data = record_to_post_data(load_example("E1"))
     for seat in (1, 2, 3):

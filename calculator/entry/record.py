@@ -134,6 +134,8 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
     else:
         preset, options = rules.preset, rules.options()
     plays_xing_qi = rules.xing_qi_ji if rules is not None else options.get("xing_qi_ji", PRESETS[preset].xing_qi_ji)
+    outcome = _outcome_record(data)
+    _robbed_kong_as_pong(seats, outcome)
     return {
         "preset": preset,
         "options": options,
@@ -143,7 +145,7 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
         "turned": data["turned"] or None,
         "first_yaoji": ({"seat": data["first_yaoji_seat"], "claimed_by": data["first_yaoji_claimed_by"]}
                         if data["first_yaoji_seat"] is not None else None),
-        "outcome": _outcome_record(data),
+        "outcome": outcome,
         **({"kai_ju_gen": True} if data["kai_ju_gen"] else {}),  # R63
         # 星期鸡 (R64): the form knows only today; an evening stores the day each round was played.
         **({"weekday": timezone.localdate().isoweekday()} if plays_xing_qi else {}),
@@ -169,3 +171,20 @@ def _outcome_record(data: dict) -> dict:
         "robbed": discard and data["robbed"],
         **({"first_draw": True} if not discard and data["first_draw"] else {}),  # R62
     }
+
+
+def _robbed_kong_as_pong(seats: list[dict], outcome: dict) -> None:
+    """抢杠 (R14) entered the way the player says it: "he was adding a kong and I robbed it". A
+    robbed seat (`from`) entered with the 转弯豆 of the winning tile is recorded with the pong it
+    was before, as RULES §3 wants (the robbed tile is the winner's); a 碰 entered as such stays.
+    RULE-DECISIONS 42."""
+    source = outcome.get("from")
+    if not outcome.get("robbed") or source is None or not 0 <= source < len(seats):
+        return
+    robbed = {w["tile"] for w in outcome["winners"] if w["tile"]}
+    melds = seats[source]["melds"]
+    pongs = {m["tile"] for m in melds if m["type"] == "pong"}
+    for row, meld in enumerate(melds):
+        if meld.get("kind") == "zhuanwan" and meld["tile"] in robbed and meld["tile"] not in pongs:
+            melds[row] = {"type": "pong", "tile": meld["tile"], **({"from": meld["from"]} if "from" in meld else {})}
+            pongs.add(meld["tile"])

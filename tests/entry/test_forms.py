@@ -409,3 +409,42 @@ def test_the_stateless_form_takes_the_weekday_from_today_when_it_plays_xing_qi_j
     entry = RoundEntry(as_query(data))
     assert entry.is_valid()
     assert entry.record["weekday"] == timezone.localdate().isoweekday()
+
+
+# -- 抢杠 entered the way the player says it (RULE-DECISIONS 42) ---------------------------------
+
+
+def robbed_as_added_kong(record: dict) -> dict:
+    """E7 (抢杠: 东 robs 西's 6筒) with 西's robbed meld entered as the 转弯豆 it was becoming."""
+    west = record["seats"][2]
+    west["melds"][0] = {"type": "kong", "kind": "zhuanwan", "tile": "6p", "from": 3}
+    return record
+
+
+def test_a_robbed_seats_added_kong_of_the_winning_tile_is_recorded_as_its_pong():
+    entry = entry_for(robbed_as_added_kong(load_example("E7")))
+
+    assert entry.is_valid(), [slot.messages for slot in entry.slots]
+    assert entry.record == parse_record(load_example("E7")).to_dict()  # the pong RULES §3 wants
+    assert entry.settlement.net == expected("E7")["net"]
+    assert not entry.problem_count
+
+
+def test_the_live_preview_reads_the_robbed_added_kong_as_the_submit_does():
+    record = robbed_as_added_kong(load_example("E7"))
+    live = RoundEntry(as_query(record_to_post_data(record)), players=4, live=True)
+
+    assert live.is_valid() and live.record == parse_record(load_example("E7")).to_dict()
+
+
+def test_only_the_robbed_tiles_added_kong_and_only_on_a_robbed_win_becomes_a_pong():
+    record = load_example("E7")
+    record["seats"][2]["melds"][1] = {"type": "kong", "kind": "zhuanwan", "tile": "7p", "from": 1}
+    entry = entry_for(record)  # 西's other 转弯豆, of 7筒, was finished before: it stays a kong
+    assert entry.is_valid() and entry.record["seats"][2]["melds"][1]["kind"] == "zhuanwan"
+
+    record = robbed_as_added_kong(load_example("E7"))
+    record["outcome"]["robbed"] = False  # a plain discard win: nothing was robbed, the kong stands,
+    entry = entry_for(record)  # and with 东's winning 6筒 that is one 6筒 too many
+    assert not entry.is_valid()
+    assert any("6筒" in message for slot in entry.slots for message in slot.messages)

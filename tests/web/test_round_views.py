@@ -348,3 +348,18 @@ def test_a_declared_seats_value_names_its_parts(client):
     assert "平胡 1 + 软报 10 = 11 番" in html  # the winner, who declared soft
     assert "平胡 1 + 硬报 10 = 11 番" in html  # a ready seat that declared hard
     assert "平胡 1 番" in html                 # a ready seat that did not declare
+
+
+def test_a_robbed_kong_entered_as_the_added_kong_it_was_is_settled_as_a_qiang_gang(client):
+    """E7: 东 robs the 6筒 西 was adding to its 碰; the recorder enters 西's 转弯豆 of 6筒 (RULE-DECISIONS 42)."""
+    record = load_example("E7")
+    record["seats"][2]["melds"][0] = {"type": "kong", "kind": "zhuanwan", "tile": "6p", "from": 3}
+
+    html = text(client.post(ROUND_URL, record_to_post_data(record)))
+
+    assert "抢杠按清一色" in html  # 兴义: the robbed seat pays as for 清一色 (R14)
+    assert "西 的闷豆 7筒不算：被抢杠，烧光" in html
+    assert nets_on_page(html) == ["+23", "+1", "−17", "−7"]
+    hands = html[html.index('id="result-hands"'):]
+    west = hands[hands.index("西"):hands.index("北")]
+    assert "碰" in west and "转弯豆" not in west  # recorded as the pong it was before (RULES §3)

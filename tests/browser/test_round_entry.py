@@ -192,6 +192,32 @@ def test_every_worked_example_can_be_scored_on_the_phone(live_server, page, axe,
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.browser
+def test_a_robbed_kong_entered_as_the_added_kong_shows_no_problem_and_the_preview_says_what_burned(
+        live_server, page, axe, screenshot):
+    """E7 (兴义, 东 robs 西's 6筒) with 西's meld entered as the 转弯豆 it was becoming: the form has
+    nothing to fix, and before saving its preview says 西's 闷豆 pays nothing (烧光 by 抢杠)."""
+    record = load_example("E7")
+    record["seats"][2]["melds"][0] = {"type": "kong", "kind": "zhuanwan", "tile": "6p", "from": 3}
+    nets = [signed(n) for n in expected("E7")["net"]]
+    page.goto(live_server.url + reverse("calculator:round_new"))
+
+    enter_record_by_tapping(page, record)
+
+    expect(page.locator(".net-bar [data-net]")).to_have_text(nets)
+    expect(page.locator(".problem")).to_have_count(0)
+    void = page.locator("#entry-void li")
+    expect(void).to_have_text(["西 的闷豆 7筒不算：被抢杠，烧光"])
+    void.scroll_into_view_if_needed()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "robbed-added-kong-preview", full_page=False)
+    page.locator(".submit-btn").tap()
+
+    expect(page.locator(".result-hero .net-points")).to_have_text(nets)
+    expect(page.locator(".line-text", has_text="抢杠按清一色")).to_have_count(1)
+    axe(page, "E7 robbed as an added kong, result")
+
+
 def type_names(page, names: list[str]) -> None:
     for seat, name in enumerate(names):
         page.fill(f"#id_seat{seat}-name", name)

@@ -61,6 +61,38 @@ def _tile_field(label, blank, **kw) -> TileField:
     return TileField(label=label, required=False, choices=lambda: _tile_menu(blank), **kw)
 
 
+def one_tile(text) -> str:
+    """A typed tile as its code ("5筒", " 5P " → "5p"); anything else as typed."""
+    code = str(text or "").translate(NOTATION_ALIASES).strip()
+    return code if code in TILE_CODES else str(text or "").strip()
+
+
+SUIT_FACES = {"m": "万", "p": "筒", "s": "条"}  # as the tile faces read, on either language's page
+
+
+class MeldTileInput(forms.TextInput):
+    """Shows a tile as its face reads (5p → 5筒), as the keyboard writes it."""
+
+    def format_value(self, value):
+        code = one_tile(value)
+        return f"{code[0]}{SUIT_FACES[code[1]]}" if code in TILE_CODES else super().format_value(value)
+
+
+class OneTileField(forms.CharField):
+    """One tile typed as notation (5p, 5筒), for the meld rows: four rows a seat made sixteen
+    28-option menus, two thirds of the round page's markup (issue 15). The tile keyboard fills
+    it with the page's script; without one, a player types the tile as he types a hand. What is
+    not one tile is kept as typed, for the seat's melds to name (`record.seat_draft`)."""
+
+    def __init__(self, **kwargs):
+        attrs = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false",
+                 "class": "meld-tile", "maxlength": "4", "size": "3", "placeholder": _("如 5筒")}
+        super().__init__(required=False, max_length=8, widget=MeldTileInput(attrs=attrs), **kwargs)
+
+    def to_python(self, value) -> str:
+        return one_tile(super().to_python(value))
+
+
 MAX_NOTATION = 100  # 14 tiles typed one by one with names and spaces ("1万 2万 …") is about 50
 
 
@@ -154,7 +186,7 @@ class MeldForm(forms.Form):
     """One meld: 碰 or one of the three 豆, its tile, whose discard it took, and 憨包豆."""
 
     kind = forms.ChoiceField(label=_("副露"), required=False, choices=MELD_CHOICES)
-    tile = _tile_field(_("牌"), _("哪张"))
+    tile = OneTileField(label=_("牌"))
     from_seat = forms.TypedChoiceField(label=_("谁打的"), coerce=int, empty_value=None, required=False)
     late = forms.BooleanField(label=_("憨包豆"), required=False)
 

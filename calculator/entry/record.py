@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..forms import option_value
-from .forms import MAX_MELDS, ROUND_OPTIONS, clean_notation
+from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, clean_notation
 from ..scoring import PRESETS, SEAT_NAMES, RuleSet
 
 # -- record → form initial ---------------------------------------------------------------------
@@ -96,6 +96,9 @@ def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> Seat
     for row, meld in melds:
         kind, tile = meld.get("kind"), meld.get("tile")
         if not kind and not tile:
+            continue
+        if tile and tile not in TILE_CODES:
+            draft.problems.append(gettext("第 {n} 个副露：{what}").format(n=row + 1, what=gettext("一副写一张牌，如 5p 或 5筒。")))
             continue
         if not kind or not tile:
             draft.problems.append(gettext("第 {n} 个副露：{what}").format(

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from .post import meld_row_prefixes, raw_value
-from .forms import MELD_CHOICES, TILE_CHOICES, MeldForm, SeatForm, clean_notation
+from .forms import MELD_CHOICES, TILE_CHOICES, MeldForm, SeatForm, clean_notation, one_tile
 from ..presentation import Standing, TileChip, hand_standing, tile_chips
 from ..scoring import SEAT_NAMES, RuleSet, Tile, TileSyntaxError, parse_tile, parse_tiles
 
@@ -61,9 +61,9 @@ class SeatEntry:
     def meld_values(self) -> list[tuple[Any, Any]]:
         """Each meld row's (kind, tile) as they are, valid or not."""
         if self.melds is not None:
-            return [(form["kind"].value(), form["tile"].value()) for form in self.melds.forms]
+            return [(form["kind"].value(), one_tile(form["tile"].value())) for form in self.melds.forms]
         return [(raw_value(MeldForm, "kind", self.data, f"{prefix}-kind"),
-                 raw_value(MeldForm, "tile", self.data, f"{prefix}-tile"))
+                 one_tile(raw_value(MeldForm, "tile", self.data, f"{prefix}-tile")))
                 for prefix in meld_row_prefixes(self.data, f"{self.prefix}-melds")]
 
     @property

@@ -46,6 +46,12 @@
     return ranks.length ? null : tiles;
   }
 
+  /* A meld row's one tile ("5筒" as the keyboard writes it, or "5p") as its code; "" if not one. */
+  function tileCode(text) {
+    var tiles = parse(text || "");
+    return tiles && tiles.length === 1 ? tiles[0] : "";
+  }
+
   function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
 
   function sorted(tiles) { return tiles.slice().sort(function (a, b) { return order(a) - order(b); }); }
@@ -189,7 +195,7 @@
     var details = card.querySelector("details.melds");
     if (details) details.open = true;
     setField(row.querySelector("select.meld-kind"), kind);
-    setField(row.querySelector('select[name$="-tile"]'), code);
+    setField(row.querySelector('[name$="-tile"]'), code[0] + SUIT_HANZI[code[1]]);
     showFrom(row, kind);
   }
 
@@ -280,7 +286,7 @@
         var card = form.querySelector('[data-seat-card="' + from.value + '"]');
         (card ? card.querySelectorAll("[data-meld-row]") : []).forEach(function (row) {
           var kind = row.querySelector("select.meld-kind").value;
-          var tile = row.querySelector('select[name$="-tile"]').value;
+          var tile = tileCode(row.querySelector('[name$="-tile"]').value);
           if (kind && kind !== "pong" && tile) kongs.push(tile);
         });
         if (!kongs.length) kongs = null;  // his kongs not entered yet: every tile, as without the script
@@ -379,7 +385,7 @@
     document.querySelectorAll("[data-round-form] .meld-rows").forEach(function (rows) {
       var emptyShown = false;
       rows.querySelectorAll("[data-meld-row]").forEach(function (row) {
-        var used = Array.prototype.some.call(row.querySelectorAll("select"), function (s) { return s.value; });
+        var used = Array.prototype.some.call(row.querySelectorAll("select, input.meld-tile"), function (s) { return s.value; });
         row.hidden = !used && emptyShown;
         if (!used) emptyShown = true;
       });

@@ -28,6 +28,10 @@ class Phone:
         locator.select_option(value)
         self.taps += 2  # open the menu, pick
 
+    def type(self, locator, text: str) -> None:
+        locator.fill(text)
+        self.taps += 1 + len(text)  # into the field, then a key a character
+
     def close(self) -> None:
         """Leave the page first: its 2-second poll stops before the context goes (a request still
         being served while a test's database is flushed makes SQLite say "table is locked")."""
@@ -98,7 +102,7 @@ def enter_seat(phone: Phone, record: dict, seat: int) -> None:
             phone.tap(card.locator("details.melds summary"))
         kind = meld["kind"] if meld["type"] == "kong" else meld["type"]
         phone.select(card.locator(f"#id_seat{seat}-melds-{row}-kind"), kind)
-        phone.select(card.locator(f"#id_seat{seat}-melds-{row}-tile"), meld["tile"])
+        phone.type(card.locator(f"#id_seat{seat}-melds-{row}-tile"), meld["tile"])
         if meld.get("from") is not None:
             phone.select(card.locator(f"#id_seat{seat}-melds-{row}-from_seat"), str(meld["from"]))
     if data.get("concealed"):

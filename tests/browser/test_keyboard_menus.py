@@ -30,7 +30,7 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
     page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
 
     expect(page.locator("#id_seat0-melds-0-kind")).to_have_value("pong")
-    expect(page.locator("#id_seat0-melds-0-tile")).to_have_value("5p")
+    expect(page.locator("#id_seat0-melds-0-tile")).to_have_value("5筒")
     expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("2")
     expect(page.locator('[data-count-for="id_seat0-concealed"]')).to_have_text("3/13")
     expect(page.locator("#id_seat0-concealed")).to_have_value("")  # the meld's tiles are not in the hand

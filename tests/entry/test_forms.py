@@ -131,6 +131,28 @@ def test_typed_notation_may_use_the_tiles_names():
     assert entry.record["seats"][1]["concealed"] == "123m456678p2256s"
 
 
+def test_a_meld_tile_is_typed_as_it_reads_and_recorded_as_its_code():
+    data = record_to_post_data(load_example("E1"))  # 东 has 闷豆 9p
+    data["seat0-melds-0-tile"] = " 9筒 "
+
+    entry = RoundEntry(as_query(data))
+
+    assert entry.is_valid()
+    assert entry.record["seats"][0]["melds"] == [{"type": "kong", "tile": "9p", "kind": "men"}]
+    assert entry.seats[0].meld_summary == "闷豆 9筒"
+
+
+@pytest.mark.parametrize("typed", ["9", "99p", "9x", "东"])
+def test_a_meld_tile_that_is_not_one_tile_is_named_on_the_seats_melds(typed):
+    data = record_to_post_data(load_example("E1"))
+    data["seat0-melds-0-tile"] = typed
+
+    entry = RoundEntry(as_query(data))
+
+    assert not entry.is_valid() and entry.record is None
+    assert "一副写一张牌，如 5p 或 5筒。" in " ".join(entry.seats[0].meld_slot.messages)
+
+
 def test_a_short_hand_is_a_problem_of_that_seat_and_nothing_is_settled():
     entry = broken("E1", lambda r: r["seats"][1].update(concealed="123m456p678p22s5s"))
 

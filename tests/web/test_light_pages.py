@@ -28,6 +28,15 @@ def test_the_round_form_is_small_once_compressed(client):
     assert len(packed.content) < 15_000  # 71 kB uncompressed when issue 15 was filed
 
 
+def test_the_round_form_draws_no_tile_menu_per_meld_row(client):
+    """Sixteen meld rows drew a 28-option tile menu each: 448 of the page's 726 options."""
+    html = client.get("/round/").content.decode()
+    tile_inputs = re.findall(r'<input type="text" name="seat\d-melds-\d-tile"[^>]*>', html)
+    assert len(tile_inputs) == 16  # four rows a seat, each a tile typed or set by the keyboard
+    assert html.count("<option") < 300  # 726 when issue 15 was filed
+    assert html.count("<") < 2_000  # elements and text markup: about 2,700 then
+
+
 def test_no_static_file_is_vendored_that_no_template_loads():
     templates = "".join(p.read_text() for p in Path(settings.BASE_DIR, "templates").rglob("*.html"))
     for asset in Path(settings.BASE_DIR, "static", "vendor").rglob("*"):

@@ -193,11 +193,12 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# No page has an inline script or event handler (htmx, the tile keyboard and the chart are files
-# under /static/); inline styles stay allowed: templates and htmx's indicator use them, and a
-# style cannot run code. tests/browser/test_csp.py opens the pages with it and sees no refusal.
+# No page has an inline script, event handler or style (htmx, the tile keyboard and the chart are
+# files under /static/; seat colours are classes; htmx is told not to add its indicator <style>):
+# an injected style can still leak what a page shows (attribute selectors), so none is allowed.
+# tests/browser/test_csp.py opens the pages with it and sees no refusal.
 CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
     "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
     "frame-ancestors 'none'",
 ])

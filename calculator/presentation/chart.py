@@ -34,6 +34,12 @@ def colour(seat: int) -> str:
     return COLOURS[seat % len(COLOURS)]
 
 
+def colour_class(seat: int) -> str:
+    """The class that gives a page element the seat's colour (static/calculator/evening.css
+    holds the same palette): the pages allow no inline style (issue 14's CSP)."""
+    return f"seat-c{seat % len(COLOURS)}"
+
+
 def _nice_step(span: float, ticks: int = 4) -> int:
     """A round tick step (1, 2, 5 × 10^k) giving about `ticks` intervals over `span`."""
     raw = max(span / ticks, 1)

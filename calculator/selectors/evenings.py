@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Change, Evening, Round
 from ..presentation import format_money, sign_class, signed
-from ..presentation.chart import Series, colour, running_totals_svg
+from ..presentation.chart import Series, colour, colour_class, running_totals_svg
 from ..presentation.rules_text import rules_headline, rules_in_words
 from ..scoring import ruleset_from_dict
 from ..scoring.settle import decimal_text
@@ -88,7 +88,11 @@ class PlayerTotal:
     name: str
     points: int
     money: str  # exact, plain: -107.5
-    colour: str
+    colour: str  # for the report PDF, which is not a page under the CSP
+
+    @property
+    def colour_class(self) -> str:
+        return colour_class(self.seat)
 
     @property
     def points_text(self) -> str:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from ..models import Round, RoundConfirmation
 from ..presentation import round_summary, sign_class, signed
-from ..presentation.chart import colour
+from ..presentation.chart import colour_class
 from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict, settle
 
 
@@ -14,7 +14,11 @@ from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict
 class SeatNet:
     name: str
     points: int
-    colour: str
+    seat: int
+
+    @property
+    def colour_class(self) -> str:
+        return colour_class(self.seat)
 
     @property
     def text(self) -> str:
@@ -64,7 +68,7 @@ class RoundRow:
 
 
 def _seat_nets(net: list[int], names: list[str]) -> list[SeatNet]:
-    return [SeatNet(names[s], points, colour(s)) for s, points in enumerate(net)]
+    return [SeatNet(names[s], points, s) for s, points in enumerate(net)]
 
 
 def round_row(round_: Round, names: list[str]) -> RoundRow:

@@ -48,6 +48,14 @@ def test_the_evening_page_and_its_chart_work_under_the_policy(live_server, stric
     page = strict_page
     page.goto(f"{live_server.url}/e/{evening.token}/")
     expect(page.locator("svg").first).to_be_visible()
+    # Seat colours are classes, not inline styles the policy would refuse: 东 is the chart's blue.
+    dot = page.locator("#evening-rounds .ev-dot").first
+    assert dot.evaluate("d => getComputedStyle(d).backgroundColor") == "rgb(0, 114, 178)"
+    assert refused(page) == []  # each page its own list: look before leaving it
+    page.locator("#evening-rounds a.ev-round").first.click()
+    expect(page.locator(".thirds")).to_be_visible()
+    assert page.locator(".thirds").evaluate("g => getComputedStyle(g).gridTemplateColumns.split(' ').length") == 3
+    assert refused(page) == []
     page.goto(f"{live_server.url}/v/{evening.read_token}/")
     expect(page.locator("svg").first).to_be_visible()
     page.wait_for_timeout(500)

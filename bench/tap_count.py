@@ -9,8 +9,11 @@ menu is 2: open it, pick; typing the stake is 1 tap per character):
   the menus, each seat's chicken discards on the keyboard.
 - `keyboard`: as the page asks now: who won first; a seat that is not ready (where the rules allow
   it) is one 没叫 tap and nothing else; melds on the keyboard (kind, tile, whose discard, 憨包);
-  the keyboard moves on by itself when a hand is full; the winning tile is a tap on the winner's
-  chip; the first 幺鸡's discarder needs no 打出的鸡 entry of his own for it.
+  a hand typed with 顺 and 刻 where it holds runs and triples (`tests.browser.table.tile_groups`:
+  a greedy split from the lowest tile, a triple first, then a run, else the single tile; 顺 or
+  刻 and the tile are 2 taps for 3 tiles); the keyboard moves on by itself when a hand is full;
+  the winning tile is a tap on the winner's chip; 庄家, 谁点的炮, 第一张幺鸡 and 报听 are one tap on
+  a row of buttons; the first 幺鸡's discarder needs no 打出的鸡 entry of his own for it.
 Every entry must reach the example's expected nets in the live bar and on the result page, or the
 run fails. Run `today` against the tree before issue 12 for the "before" figure (see
 docs/BENCHMARKS.md); the script itself only needs the page's ids.
@@ -42,6 +45,13 @@ class Recorder:
         self.page.select_option(selector, value)
         self.taps += 2
 
+    def choose(self, name: str, value) -> None:
+        """A button of a row of choices (a radio's label): one tap, none when it is on already."""
+        from tests.browser.table import choice, radio
+
+        if not self.page.locator(radio(name, value)).is_checked():
+            self.tap(choice(self.page, name, value))
+
     def type(self, selector: str, text: str) -> None:
         self.page.fill(selector, text)
         self.taps += len(text)
@@ -60,26 +70,33 @@ def _active_for(page, input_id: str) -> bool:
         page.locator(f'[data-tile-box][data-for="{input_id}"]').get_attribute("class") or "")
 
 
-def _tiles(rec: Recorder, input_id: str, notation: str, *, close: bool = True) -> None:
+def _tiles(rec: Recorder, input_id: str, notation: str, *, close: bool = True, groups: bool = False) -> None:
+    """Type `notation` into a box on the keyboard; `groups`: with 顺 and 刻 where they fit."""
     from calculator.scoring import parse_tiles
+    from tests.browser.table import tile_groups
 
     page = rec.page
     if not _active_for(page, input_id):
         rec.tap(f'[data-tile-box][data-for="{input_id}"]')
-    for tile in parse_tiles(notation):
+    for kind, tile in tile_groups(notation) if groups else [(None, str(t)) for t in parse_tiles(notation)]:
+        if kind:
+            rec.tap(f'[data-tile-keyboard] [data-kb-group="{kind}"]')
         rec.tap(f'[data-tile-keyboard] [data-key="{tile}"]')
     if close and _active_for(page, input_id):
         rec.tap("[data-tile-keyboard] [data-kb-done]")
 
 
-def _settings(rec: Recorder, record: dict) -> None:
+def _settings(rec: Recorder, record: dict, *, buttons: bool) -> None:
     if record.get("preset", "guiyang") != "guiyang":
         rec.menu("#id_preset", record["preset"])
     if (record.get("options") or {}).get("jian_dou_san"):
         rec.tap("label[for=id_jian_dou_san]")
     if str(record.get("stake", "1")) != "1":
         rec.type("#id_stake", str(record["stake"]))
-    rec.menu("#id_dealer", str(record["dealer"]))
+    if buttons:
+        rec.choose("dealer", record["dealer"])
+    else:
+        rec.menu("#id_dealer", str(record["dealer"]))
 
 
 def _ending(rec: Recorder, record: dict) -> None:
@@ -102,7 +119,10 @@ def _outcome_rest(rec: Recorder, record: dict, *, win_tile_by_chip: bool) -> Non
     else:
         rec.menu("#id_win_tile", tile)
     if outcome.get("from") is not None:
-        rec.menu("#id_from_seat", str(outcome["from"]))
+        if win_tile_by_chip:  # the page of issue 12: a row of seat buttons
+            rec.choose("from_seat", outcome["from"])
+        else:
+            rec.menu("#id_from_seat", str(outcome["from"]))
     if outcome.get("after_kong"):
         rec.tap("label[for=id_after_kong]")
     if outcome.get("hot_kong") or outcome.get("robbed") or any(w.get("passed_before") for w in outcome["winners"]):
@@ -115,14 +135,20 @@ def _outcome_rest(rec: Recorder, record: dict, *, win_tile_by_chip: bool) -> Non
             rec.tap("label[for=id_passed_before]")
 
 
-def _chickens(rec: Recorder, record: dict) -> None:
+def _chickens(rec: Recorder, record: dict, *, buttons: bool) -> None:
     if record.get("turned"):
         rec.menu("#id_turned", record["turned"])
     first = record.get("first_yaoji")
     if first:
-        rec.menu("#id_first_yaoji_seat", str(first["seat"]))
+        if buttons:
+            rec.choose("first_yaoji_seat", first["seat"])
+        else:
+            rec.menu("#id_first_yaoji_seat", str(first["seat"]))
         if first.get("claimed_by") is not None:
-            rec.menu("#id_first_yaoji_claimed_by", str(first["claimed_by"]))
+            if buttons:
+                rec.choose("first_yaoji_claimed_by", first["claimed_by"])
+            else:
+                rec.menu("#id_first_yaoji_claimed_by", str(first["claimed_by"]))
 
 
 def _melds_by_menu(rec: Recorder, index: int, seat: dict) -> None:
@@ -139,7 +165,7 @@ def _melds_by_menu(rec: Recorder, index: int, seat: dict) -> None:
 
 
 def enter_today(rec: Recorder, record: dict) -> None:
-    _settings(rec, record)
+    _settings(rec, record, buttons=False)
     _ending(rec, record)
     _outcome_rest(rec, record, win_tile_by_chip=False)
     for index, seat in enumerate(record["seats"]):
@@ -151,12 +177,12 @@ def enter_today(rec: Recorder, record: dict) -> None:
             rec.menu(f"#id_seat{index}-declared", seat["declared"])
         if seat.get("xiang_gong"):
             rec.tap(f'label[for="id_seat{index}-xiang_gong"]')
-    _chickens(rec, record)
+    _chickens(rec, record, buttons=False)
 
 
 def enter_keyboard(rec: Recorder, record: dict, hidden: set[int]) -> None:
     page = rec.page
-    _settings(rec, record)
+    _settings(rec, record, buttons=True)
     _ending(rec, record)
     first = record.get("first_yaoji") or {}
     for index, seat in enumerate(record["seats"]):
@@ -179,7 +205,7 @@ def enter_keyboard(rec: Recorder, record: dict, hidden: set[int]) -> None:
         if index in hidden:  # its melds still count (a robbed pong, a 点豆 it fed); its hand does not
             rec.tap(f'[data-seat-card="{index}"] .mei-jiao-switch label')
             continue
-        _tiles(rec, hand, seat["concealed"], close=False)
+        _tiles(rec, hand, seat["concealed"], close=False, groups=True)
     if _keyboard_open(page):
         rec.tap("[data-tile-keyboard] [data-kb-done]")
     for index, seat in enumerate(record["seats"]):
@@ -191,11 +217,11 @@ def enter_keyboard(rec: Recorder, record: dict, hidden: set[int]) -> None:
         if discards.strip():
             _tiles(rec, f"id_seat{index}-discards", discards)
         if seat.get("declared"):
-            rec.menu(f"#id_seat{index}-declared", seat["declared"])
+            rec.choose(f"seat{index}-declared", seat["declared"])
         if seat.get("xiang_gong"):
             rec.tap(f'label[for="id_seat{index}-xiang_gong"]')
     _outcome_rest(rec, record, win_tile_by_chip=True)
-    _chickens(rec, record)
+    _chickens(rec, record, buttons=True)
 
 
 def _hidden_seats(record: dict) -> set[int]:

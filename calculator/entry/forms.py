@@ -102,6 +102,12 @@ def _notation(label, **kw) -> forms.CharField:
                            widget=forms.TextInput(attrs=attrs), **kw)
 
 
+def _buttons() -> forms.RadioSelect:
+    """A choice drawn as a row of buttons (one tap, where a menu takes two: open it, pick); radios,
+    so it works without JavaScript. The template draws them (_entry_choice_buttons.html)."""
+    return forms.RadioSelect(attrs={"class": "btn-check"})
+
+
 def _offer_seats(form: forms.Form, names: list[str]) -> None:
     """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
     (`entry.post` reads these fields by the same list)."""
@@ -117,13 +123,14 @@ class RoundForm(forms.Form):
                                initial="guiyang")
     stake = forms.CharField(label=_("底注"), initial="1", max_length=20,
                             widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
-    dealer = forms.TypedChoiceField(label=_("庄家"), coerce=int, initial=0)
+    dealer = forms.TypedChoiceField(label=_("庄家"), coerce=int, initial=0, widget=_buttons())
     result = forms.ChoiceField(label=_("怎么结束的"), choices=RESULT_CHOICES, initial="discard",
                                widget=forms.RadioSelect(attrs={"class": "btn-check"}))
     winners = forms.TypedMultipleChoiceField(label=_("谁胡了"), coerce=int, required=False,
                                              widget=forms.CheckboxSelectMultiple(attrs={"class": "btn-check"}))
     win_tile = _tile_field(_("胡的哪张"), _("选牌"))
-    from_seat = forms.TypedChoiceField(label=_("谁点的炮"), coerce=int, empty_value=None, required=False)
+    from_seat = forms.TypedChoiceField(label=_("谁点的炮"), coerce=int, empty_value=None, required=False,
+                                       widget=_buttons())
     hot_kong = _tile_field(_("热炮：点炮的人刚杠了"), _("不是热炮"))
     robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
     after_kong = _switch(_("杠上开花"))
@@ -132,12 +139,14 @@ class RoundForm(forms.Form):
     passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
     turned = _tile_field(_("翻牌"), _("没有翻牌"))
     first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,
-                                              required=False)
+                                              required=False, widget=_buttons())
     first_yaoji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了它"), coerce=int, empty_value=None,
-                                                    required=False)
+                                                    required=False, widget=_buttons())
 
-    seat_fields = {"dealer": None, "winners": None, "from_seat": _("选人"),
-                   "first_yaoji_seat": _("没人打出幺鸡"), "first_yaoji_claimed_by": _("没人碰杠")}
+    # A seat field's blank choice, where it has one: 点炮's seat has none (no button checked is
+    # blank, and it only matters once someone is chosen).
+    seat_fields = {"dealer": None, "winners": None, "from_seat": None,
+                   "first_yaoji_seat": _("没人"), "first_yaoji_claimed_by": _("没人")}
 
     def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
         super().__init__(*args, **kwargs)
@@ -170,7 +179,7 @@ class SeatForm(forms.Form):
     name = forms.CharField(label=_("名字"), required=False, max_length=40)
     concealed = _notation(_("手牌"))
     discards = _notation(_("打出没人要的鸡"))
-    declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES)
+    declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES, widget=_buttons())
     xiang_gong = _switch(_("相公（牌数不对）"))
     mei_jiao = _switch(_("没叫，不用亮牌"))
 

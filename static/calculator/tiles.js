@@ -15,6 +15,11 @@
  * and 憨包 as buttons; a chip tapped in a winner's hand is 胡的那张; a full hand moves the
  * keyboard to the next seat still to enter; the first 幺鸡's discarder gets it in his discards
  * once; the 热炮 menu offers only the discarder's kongs.
+ *
+ * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
+ * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
+ * it cannot start from (a run past 9, a fifth copy) are off, and neither is on when the hand has
+ * no room left for three tiles.
  */
 (function () {
   "use strict";
@@ -25,9 +30,11 @@
 
   var keyboard = null;  // the keyboard element
   var keys = [];        // its 27 tile keys
+  var groupKeys = [];   // 顺 and 刻
   var active = null;    // the input the keyboard writes to
   var added = {};       // input id -> tiles added by key, for ⌫
   var meldKind = null;  // a meld key pressed, waiting for its tile
+  var groupKind = null; // 顺 ("run") or 刻 ("set") pressed, waiting for its tile
   var pendingRow = null; // the meld row whose "whose discard" buttons are showing
   var yaojiAdded = null; // the 打出的鸡 input the first-幺鸡 menu put a 幺鸡 into
 
@@ -87,6 +94,30 @@
     return { have: tiles.length + 3 * meldCount, want: winner && !draw ? 14 : 13 };
   }
 
+  /* How many tiles a hand may come to: its count once the page knows who won (or that nobody
+   * did), else 14, the most any hand holds. */
+  function limitOf(input, count) {
+    var form = input.closest("form");
+    var known = form.querySelector('input[value="draw"]:checked') || form.querySelector(".winner-switch input:checked");
+    return known ? count.want : 14;
+  }
+
+  /* The tiles 顺 / 刻 / a plain key types from `code`; null where a run would leave the suit. */
+  function groupFrom(code, kind) {
+    if (kind === "set") return [code, code, code];
+    if (kind !== "run") return [code];
+    var rank = Number(code[0]);
+    return rank > 7 ? null : [code, (rank + 1) + code[1], (rank + 2) + code[1]];
+  }
+
+  /* Whether `group` added to `tiles` keeps every tile at four copies or fewer. */
+  function fits(tiles, group) {
+    if (!group) return false;
+    var held = {};
+    tiles.concat(group).forEach(function (t) { held[t] = (held[t] || 0) + 1; });
+    return group.every(function (t) { return held[t] <= 4; });
+  }
+
   /* A hand's count such as 13/13, from the page as it is now (an answer may be older). */
   function renderCount(input, tiles) {
     var counter = document.querySelector('[data-count-for="' + input.id + '"]');
@@ -116,11 +147,13 @@
     var text = renderCount(input, tiles);
     if (input === active) {
       keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
-      var held = {};
-      tiles.forEach(function (t) { held[t] = (held[t] || 0) + 1; });
+      var roomy = isHand(input) && !input.closest("[data-seat-card]").querySelector(".mei-jiao-switch input:checked") &&
+        limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
+      if (!roomy && groupKind) setGroup(null);
+      groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
       keys.forEach(function (key) {
-        var full = (held[key.getAttribute("data-key")] || 0) >= 4;
-        if (key.disabled !== full) key.disabled = full;  // an unchanged key costs no restyle
+        var off = !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
+        if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
       });
     }
   }
@@ -129,13 +162,13 @@
   function markSeats() {
     document.querySelectorAll("[data-round-form]").forEach(function (form) {
       var draw = form.querySelector('input[value="draw"]:checked');
-      var dealer = form.querySelector('select[name$="dealer"]');
+      var dealer = fieldValue(form, "dealer");
       form.querySelectorAll("[data-seat-card]").forEach(function (card) {
         var seat = card.getAttribute("data-seat-card");
         var won = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
         card.classList.toggle("is-winner", Boolean(won && !draw));
         var badge = card.querySelector(".dealer-badge");
-        if (badge && dealer) badge.hidden = dealer.value !== seat;
+        if (badge && dealer) badge.hidden = dealer !== seat;
       });
     });
   }
@@ -155,6 +188,14 @@
 
   function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
 
+  /* A field's value, whether a menu or a row of seat buttons (radios: the checked one, or blank). */
+  function fieldValue(form, suffix) {
+    var field = formField(form, suffix);
+    if (!field || field.type !== "radio") return field ? field.value : "";
+    var on = form.querySelector('input[type="radio"][name="' + field.name + '"]:checked');
+    return on ? on.value : "";
+  }
+
   /* A select or checkbox changed as if by hand: the preview, the counts and drafts follow. */
   function setField(el, value) {
     if (el.type === "checkbox") el.checked = value; else el.value = value;
@@ -171,8 +212,24 @@
     return select && select.value;
   }
 
+  /* 顺 / 刻 waiting for a tile (null: neither); the tile keys follow at the next render. */
+  function setGroup(kind) {
+    groupKind = kind;
+    groupKeys.forEach(function (key) {
+      key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-group") === kind));
+    });
+  }
+
+  function armGroup(kind) {
+    armMeld(null);
+    hideFrom();
+    setGroup(groupKind === kind ? null : kind);
+    render(active);
+  }
+
   function armMeld(kind) {
     meldKind = meldKind === kind ? null : kind;
+    if (meldKind && groupKind) { setGroup(null); render(active); }
     keyboard.querySelectorAll("[data-kb-meld]").forEach(function (key) {
       key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-meld") === meldKind));
     });
@@ -238,8 +295,7 @@
     var tiles = parse(active.value) || [];
     var count = countOf(active, tiles);
     var form = active.closest("form");
-    var known = form.querySelector('input[value="draw"]:checked') || form.querySelector(".winner-switch input:checked");
-    if (count.have < (known ? count.want : 14)) return;
+    if (count.have < limitOf(active, count)) return;
     var cards = Array.prototype.slice.call(form.querySelectorAll("[data-seat-card]"));
     var at = cards.indexOf(cardOf(active));
     for (var i = 1; i < cards.length; i++) {
@@ -261,10 +317,9 @@
 
   /* 第一张幺鸡: its unclaimed discarder's 打出的鸡 gets the 幺鸡 once, from the menu alone. */
   function firstYaoji(form) {
-    var seat = formField(form, "first_yaoji_seat");
-    var claimed = formField(form, "first_yaoji_claimed_by");
-    var unclaimed = seat && seat.value && !(claimed && claimed.value);
-    var want = unclaimed ? formField(form, "seat" + seat.value + "-discards") : null;
+    var seat = fieldValue(form, "first_yaoji_seat");
+    var unclaimed = seat && !fieldValue(form, "first_yaoji_claimed_by");
+    var want = unclaimed ? formField(form, "seat" + seat + "-discards") : null;
     if (yaojiAdded && yaojiAdded !== want) {  // claimed after all, or someone else's: take ours back
       var back = parse(yaojiAdded.value) || [];
       if (back.indexOf("1s") >= 0) { back.splice(back.indexOf("1s"), 1); setTiles(yaojiAdded, back); }
@@ -278,12 +333,12 @@
   function offerHotKongs() {
     document.querySelectorAll("[data-round-form]").forEach(function (form) {
       var hot = formField(form, "hot_kong");
-      var from = formField(form, "from_seat");
-      if (!hot || !from) return;
+      var from = fieldValue(form, "from_seat");
+      if (!hot) return;
       var kongs = null;
-      if (from.value) {
+      if (from) {
         kongs = [];
-        var card = form.querySelector('[data-seat-card="' + from.value + '"]');
+        var card = form.querySelector('[data-seat-card="' + from + '"]');
         (card ? card.querySelectorAll("[data-meld-row]") : []).forEach(function (row) {
           var kind = row.querySelector("select.meld-kind").value;
           var tile = tileCode(row.querySelector('[name$="-tile"]').value);
@@ -334,6 +389,7 @@
     keyboard.hidden = false;
     keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input);
     armMeld(null);
+    setGroup(null);
     hideFrom();
     document.body.classList.add("kb-open", "kb-room");
     render(input);
@@ -357,9 +413,12 @@
     if (meldKind && isHand(active)) { addMeld(code); return; }
     hideFrom();
     var tiles = parse(active.value) || [];
-    if (tiles.filter(function (t) { return t === code; }).length >= 4) return;
-    (added[active.id] = added[active.id] || []).push(code);
-    setTiles(active, tiles.concat([code]));
+    var group = groupFrom(code, groupKind);
+    if (groupKind) setGroup(null);  // one tile, then 顺 / 刻 is spent, typed or refused
+    if (!fits(tiles, group)) { render(active); return; }
+    var stack = added[active.id] = added[active.id] || [];
+    group.forEach(function (t) { stack.push(t); });
+    setTiles(active, tiles.concat(group));
     maybeAdvance();
   }
 
@@ -408,6 +467,7 @@
     keyboard = document.querySelector("[data-tile-keyboard]");
     if (!keyboard) return;
     keys = Array.prototype.slice.call(keyboard.querySelectorAll("[data-key]"));
+    groupKeys = Array.prototype.slice.call(keyboard.querySelectorAll("[data-kb-group]"));
     document.documentElement.classList.add("js-tiles");
 
     // A key types on the finger's touch, not on its lift (the click comes tens of ms later); its
@@ -424,6 +484,8 @@
       var key = event.target.closest("[data-key]");
       if (key && pressedByPointer) { pressedByPointer = false; return; }
       if (key && active) { press(key.getAttribute("data-key")); return; }
+      var group = event.target.closest("[data-kb-group]");
+      if (group && active) { armGroup(group.getAttribute("data-kb-group")); return; }
       var meld = event.target.closest("[data-kb-meld]");
       if (meld && active) { hideFrom(); armMeld(meld.getAttribute("data-kb-meld")); return; }
       var from = event.target.closest("[data-kb-from-seat]");

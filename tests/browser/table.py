@@ -1,6 +1,7 @@
-"""Phones at one table, for the browser tests and bench/entry.py: open a phone, say who it is,
-tap a hand in, set the outcome. Every helper counts the taps it makes (a select is two: open
-it, pick), so the benchmark can say how many taps the busiest phone needed."""
+"""Phones at one table, for the browser tests and the benches (bench/entry.py, bench/tap_count.py):
+open a phone, say who it is, tap a hand in, set the outcome. Every helper counts the taps it
+makes (a button of a row such as 庄家 is one; a select is two: open it, pick), so the benchmark
+can say how many taps the busiest phone needed."""
 from __future__ import annotations
 
 from collections import Counter
@@ -23,6 +24,11 @@ class Phone:
     def tap(self, locator) -> None:
         locator.tap()
         self.taps += 1
+
+    def choose(self, name: str, value) -> None:
+        """One button of a row of choices (庄家, 谁点的炮, 第一张幺鸡, 报听): a tap, unless it is on."""
+        if not self.page.locator(radio(name, value)).is_checked():
+            self.tap(choice(self.page, name, value))
 
     def select(self, locator, value: str) -> None:
         locator.select_option(value)
@@ -56,6 +62,36 @@ def open_phone(browser: Browser, base_url: str, token: str, seat: int | None) ->
     page.locator("a.ev-record").click()
     expect(page.locator("form[data-round-form]")).to_be_visible()
     return phone
+
+
+def radio(name: str, value) -> str:
+    return f'input[type="radio"][name="{name}"][value="{value}"]'
+
+
+def choice(page: Page, name: str, value):
+    """The button (a radio's label) that chooses `value` for the field `name`."""
+    return page.locator(f"{radio(name, value)} + label")
+
+
+def tile_groups(notation: str) -> list[tuple[str | None, str]]:
+    """A hand as a player would type it with 顺 and 刻: ("run", "2m") for 234m, ("set", "5p") for
+    555p, (None, "9s") for a single tile. Greedy from the lowest tile: three of it are a 刻, else
+    it and the next two of its suit a 顺, else it goes in alone (on E1–E8 this finds as many
+    groups as the best split does)."""
+    left = Counter(map(str, parse_tiles(notation)))
+    groups: list[tuple[str | None, str]] = []
+    while left:
+        tile = min(left, key=lambda t: ("mps".index(t[1]), t[0]))
+        run = [tile, f"{int(tile[0]) + 1}{tile[1]}", f"{int(tile[0]) + 2}{tile[1]}"]
+        if left[tile] >= 3:
+            kind, used = "set", [tile] * 3
+        elif tile[0] <= "7" and all(left[t] for t in run[1:]):
+            kind, used = "run", run
+        else:
+            kind, used = None, [tile]
+        left -= Counter(used)
+        groups.append((kind, tile))
+    return groups
 
 
 def seat_card(page: Page, seat: int):
@@ -110,7 +146,7 @@ def enter_seat(phone: Phone, record: dict, seat: int) -> None:
     if data.get("discards"):
         tap_hand(phone, seat, data["discards"], box=".discards-field [data-tile-box]")
     if data.get("declared"):
-        phone.select(card.locator(f"#id_seat{seat}-declared"), data["declared"])
+        phone.choose(f"seat{seat}-declared", data["declared"])
     if data.get("xiang_gong"):
         phone.tap(card.locator(f"label[for=id_seat{seat}-xiang_gong]"))
 
@@ -124,8 +160,7 @@ def enter_outcome(phone: Phone, record: dict) -> None:
 def enter_ending(phone: Phone, record: dict) -> None:
     """Dealer, how the round ended, who won on which tile, from whom, and the special cases."""
     page = phone.page
-    if page.locator("#id_dealer").input_value() != str(record["dealer"]):
-        phone.select(page.locator("#id_dealer"), str(record["dealer"]))
+    phone.choose("dealer", record["dealer"])
     outcome = record["outcome"]
     ending = {"draw": "荒庄"}.get(outcome["type"]) or ("自摸" if outcome.get("from") is None else "点炮")
     if ending != "点炮":  # 点炮 is where the form starts
@@ -135,7 +170,7 @@ def enter_ending(phone: Phone, record: dict) -> None:
     if outcome["type"] == "win":
         phone.select(page.locator("#id_win_tile"), outcome["winners"][0]["tile"])
         if outcome.get("from") is not None:
-            phone.select(page.locator("#id_from_seat"), str(outcome["from"]))
+            phone.choose("from_seat", outcome["from"])
         if outcome.get("after_kong"):
             phone.tap(page.locator("label[for=id_after_kong]"))
         if outcome.get("hot_kong") or outcome.get("robbed") or any(w.get("passed_before") for w in outcome["winners"]):
@@ -155,9 +190,9 @@ def enter_chickens(phone: Phone, record: dict) -> None:
         phone.select(page.locator("#id_turned"), record["turned"])
     first = record.get("first_yaoji")
     if first:
-        phone.select(page.locator("#id_first_yaoji_seat"), str(first["seat"]))
+        phone.choose("first_yaoji_seat", first["seat"])
         if first.get("claimed_by") is not None:
-            phone.select(page.locator("#id_first_yaoji_claimed_by"), str(first["claimed_by"]))
+            phone.choose("first_yaoji_claimed_by", first["claimed_by"])
 
 
 def saved(phone: Phone) -> None:

@@ -364,8 +364,8 @@ def test_setting_one_forms_choices_leaves_the_others_alone():
 
     assert [label for _, label in first.fields["dealer"].choices] == ["甲", "乙", "丙", "丁"]
     assert [label for _, label in second.fields["dealer"].widget.choices] == ["东", "南", "西", "北"]
-    assert "class" not in second.fields["dealer"].widget.attrs
-    assert "class" not in RoundForm.base_fields["dealer"].widget.attrs
+    assert second.fields["dealer"].widget.attrs["class"] == "btn-check"  # the dealer's buttons, unchanged
+    assert RoundForm.base_fields["dealer"].widget.attrs["class"] == "btn-check"
 
 
 def test_while_hands_are_typed_in_the_preview_does_not_ask_who_won_yet():

@@ -202,7 +202,7 @@ def test_one_more_round_on_the_stateless_page_keeps_the_table(client):
     page = client.get(again).content.decode()
     assert 'value="阿梅"' in page and 'name="stake" value="2"' in page
     assert re.search(r'<option value="xingyi" selected>', page)
-    dealer = re.search(r'<select name="dealer".*?<option value="(\d)" selected>', page, re.DOTALL).group(1)
+    dealer = re.search(r'<input type="radio" name="dealer" value="(\d)"[^>]* checked>', page).group(1)
     assert int(dealer) == settle_record(record).next_dealer
     assert 'data-fresh="0"' in page  # what this browser kept of the last round is not brought back
 

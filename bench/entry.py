@@ -70,7 +70,7 @@ def _own_taps(record: dict, seat: int) -> int:
     taps = len(parse_tiles(data.get("concealed", ""))) + 1
     taps += sum(7 for _meld in data.get("melds", []))
     taps += (len(parse_tiles(data["discards"])) + 2) if data.get("discards") else 0
-    return taps + (2 if data.get("declared") else 0)
+    return taps + (1 if data.get("declared") else 0)  # a button of the 报听 row
 
 
 def _launch():

@@ -471,18 +471,28 @@
     document.documentElement.classList.add("js-tiles");
 
     // A key types on the finger's touch, not on its lift (the click comes tens of ms later); its
-    // click then does nothing more. A key worked from the keyboard (Enter, Space) only clicks.
-    var pressedByPointer = false;
+    // click then does nothing more, wherever it lands: a key that filled the hand has moved the
+    // keyboard on or closed it, and the click would hit what was under it (a seat button, a rule
+    // link, 算账). A key worked from the keyboard (Enter, Space) only clicks.
+    var pressedAt = 0;
     document.addEventListener("pointerdown", function (event) {
       var key = event.target.closest && event.target.closest("[data-key]");
+      pressedAt = 0;
       if (!key || !active || key.disabled || event.button > 0) return;
       event.preventDefault();  // keep the focus where it is: no blur, no scroll
-      pressedByPointer = true;
+      pressedAt = event.timeStamp;
       press(key.getAttribute("data-key"));
     });
     document.addEventListener("click", function (event) {
+      if (!pressedAt) return;
+      var late = event.timeStamp - pressedAt > 1000;  // not that touch's click (it never came)
+      pressedAt = 0;
+      if (late) return;
+      event.preventDefault();
+      event.stopPropagation();
+    }, true);
+    document.addEventListener("click", function (event) {
       var key = event.target.closest("[data-key]");
-      if (key && pressedByPointer) { pressedByPointer = false; return; }
       if (key && active) { press(key.getAttribute("data-key")); return; }
       var group = event.target.closest("[data-kb-group]");
       if (group && active) { armGroup(group.getAttribute("data-kb-group")); return; }

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from .table import choice
 from .test_round_entry import seat_card
 
 KB = "[data-tile-keyboard]"
@@ -76,9 +77,9 @@ def test_a_full_hand_moves_the_keyboard_on_and_a_winners_chip_is_the_winning_til
 @pytest.mark.browser
 def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kongs(live_server, page):
     page.goto(live_server.url + reverse("calculator:round_new"))
-    page.select_option("#id_first_yaoji_seat", "3")
+    choice(page, "first_yaoji_seat", 3).tap()
     expect(page.locator("#id_seat3-discards")).to_have_value("1s")
-    page.select_option("#id_first_yaoji_claimed_by", "0")  # claimed after all: not in his discards
+    choice(page, "first_yaoji_claimed_by", 0).tap()  # claimed after all: not in his discards
     expect(page.locator("#id_seat3-discards")).to_have_value("")
 
     open_hand(page, 2)
@@ -86,7 +87,7 @@ def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kong
     key(page, "6p")
     page.locator(f'{KB} [data-kb-from-seat="1"]').tap()
     page.locator(f"{KB} [data-kb-done]").tap()
-    page.select_option("#id_from_seat", "2")
+    choice(page, "from_seat", 2).tap()
     offered = page.eval_on_selector_all("#id_hot_kong option:not([disabled])", "els => els.map(e => e.value)")
     assert offered == ["", "6p"]
 

@@ -1,9 +1,11 @@
-"""Entering a round on a 390×844 phone: tap the tiles, pick from the selects, read the result."""
+"""Entering a round on a 390×844 phone: tap the tiles, pick from the selects and the rows of
+buttons, read the result."""
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from calculator.scoring import parse_tiles
+from tests.browser.table import choice
 from tests.conftest import PHONE
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example
 
@@ -35,13 +37,13 @@ def enter_record_by_tapping(page, record: dict) -> None:
     outcome = record["outcome"]
     ending = {"draw": "荒庄"}.get(outcome["type"]) or ("自摸" if outcome.get("from") is None else "点炮")
     page.locator(".result-switch label", has_text=ending).tap()
-    page.select_option("#id_dealer", str(record["dealer"]))
+    choice(page, "dealer", record["dealer"]).tap()
     for winner in outcome.get("winners", []):
         page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]').tap()
     if outcome["type"] == "win":
         page.select_option("#id_win_tile", outcome["winners"][0]["tile"])
         if outcome.get("from") is not None:
-            page.select_option("#id_from_seat", str(outcome["from"]))
+            choice(page, "from_seat", outcome["from"]).tap()
         if outcome.get("after_kong"):
             page.locator("label[for=id_after_kong]").tap()
         if outcome.get("hot_kong") or outcome.get("robbed"):
@@ -65,14 +67,14 @@ def enter_record_by_tapping(page, record: dict) -> None:
         if seat.get("discards"):
             tap_tiles(page, card.locator(".discards-field [data-tile-box]"), seat["discards"])
         if seat.get("declared"):
-            card.locator(f"#id_seat{index}-declared").select_option(seat["declared"])
+            choice(page, f"seat{index}-declared", seat["declared"]).tap()
     if record.get("turned"):
         page.select_option("#id_turned", record["turned"])
     first = record.get("first_yaoji")
     if first:
-        page.select_option("#id_first_yaoji_seat", str(first["seat"]))
+        choice(page, "first_yaoji_seat", first["seat"]).tap()
         if first.get("claimed_by") is not None:
-            page.select_option("#id_first_yaoji_claimed_by", str(first["claimed_by"]))
+            choice(page, "first_yaoji_claimed_by", first["claimed_by"]).tap()
 
 
 def signed(points: int) -> str:
@@ -157,7 +159,7 @@ def test_the_form_works_without_javascript(live_server, browser):
         record = load_example("E8")
         page.locator('.result-switch label', has_text="自摸").click()
         page.fill("#id_stake", record["stake"])
-        page.select_option("#id_dealer", "2")
+        choice(page, "dealer", 2).click()
         page.locator('.winner-switch label[data-seat-label="2"]').click()
         page.select_option("#id_win_tile", "7s")
         page.check("#id_after_kong")
@@ -171,6 +173,52 @@ def test_the_form_works_without_javascript(live_server, browser):
 
         expect(page.locator(".result-hero .net-points")).to_have_text(["−13", "−19", "+32"])
         expect(page.locator(".result-hero .net-money")).to_have_text(["−6.5 元", "−9.5 元", "+16 元"])
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["E3", "E6"])
+def test_the_rows_of_seat_buttons_post_without_javascript(live_server, browser, name):
+    """庄家, 谁点的炮, 第一张幺鸡 (and who took it) and 报听 are radios: without JavaScript a tap on
+    a button still chooses, and the round posts and settles (E3: a 点炮 seat and a claimed first
+    幺鸡; E6: two 报听 and an unclaimed first 幺鸡)."""
+    context = browser.new_context(**PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        record = load_example(name)
+        page.goto(live_server.url + reverse("calculator:round_new"))
+        if record["preset"] != "guiyang":
+            page.select_option("#id_preset", record["preset"])
+        outcome = record["outcome"]
+        page.locator(".result-switch label", has_text="点炮" if outcome.get("from") is not None else "自摸").click()
+        choice(page, "dealer", record["dealer"]).click()
+        page.locator(f'.winner-switch label[data-seat-label="{outcome["winners"][0]["seat"]}"]').click()
+        page.select_option("#id_win_tile", outcome["winners"][0]["tile"])
+        if outcome.get("from") is not None:
+            choice(page, "from_seat", outcome["from"]).click()
+        if outcome.get("hot_kong"):
+            page.locator("details.special-cases summary").click()
+            page.select_option("#id_hot_kong", outcome["hot_kong"])
+        for index, seat in enumerate(record["seats"]):
+            page.fill(f"#id_seat{index}-concealed", seat["concealed"])
+            page.fill(f"#id_seat{index}-discards", seat.get("discards") or "")
+            for row, meld in enumerate(seat.get("melds", [])):
+                if row == 0:
+                    seat_card(page, index).locator("details.melds summary").click()
+                page.select_option(f"#id_seat{index}-melds-{row}-kind", meld.get("kind") or meld["type"])
+                page.select_option(f"#id_seat{index}-melds-{row}-tile", meld["tile"])
+                if meld.get("from") is not None:
+                    page.select_option(f"#id_seat{index}-melds-{row}-from_seat", str(meld["from"]))
+            if seat.get("declared"):
+                choice(page, f"seat{index}-declared", seat["declared"]).click()
+        page.select_option("#id_turned", record["turned"])
+        choice(page, "first_yaoji_seat", record["first_yaoji"]["seat"]).click()
+        if record["first_yaoji"]["claimed_by"] is not None:
+            choice(page, "first_yaoji_claimed_by", record["first_yaoji"]["claimed_by"]).click()
+        page.locator(".submit-btn").click()
+
+        expect(page.locator(".result-hero .net-points")).to_have_text([signed(n) for n in expected(name)["net"]])
     finally:
         context.close()
 
@@ -308,29 +356,32 @@ def test_a_long_name_keeps_the_winner_buttons_one_row_of_at_most_two_lines(live_
 
 @pytest.mark.browser
 def test_the_english_form_fits_a_phone(live_server, page, screenshot):
-    """English words are longer than the hanzi: the selects still show their values whole, labels
-    break between words, and the Chinese form keeps its one-row 报听 · 相公 line."""
+    """English words are longer than the hanzi: the selects and the rows of buttons still show
+    their words whole, labels break between words, and the Chinese form keeps its one-row 报听 ·
+    相公 line."""
     page.goto(live_server.url + reverse("calculator:round_new"))
     card = seat_card(page, 0)
-    zh_select, zh_switch = card.locator("select[name$=declared], .seat-extras .form-switch").evaluate_all(
+    zh_buttons, zh_switch = card.locator(".declared-switch, .seat-extras .form-switch").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().toJSON())")
-    assert abs(zh_select["y"] - zh_switch["y"]) < 12  # side by side, as before
+    assert abs(zh_buttons["y"] - zh_switch["y"]) < 12  # side by side, as before
+    zh_tops = card.locator(".declared-switch label").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+    assert len(set(map(round, zh_tops))) == 1  # 没报 硬报 软报 in one row
 
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    card.locator("select[name$=declared]").select_option("hard")
+    choice(page, "seat0-declared", "hard").click()
+    expect(card.locator('input[name="seat0-declared"][value="hard"]')).to_be_checked()
 
-    declared = card.locator("select[name$=declared]")
-    assert declared.bounding_box()["width"] >= 180  # "Hard declaration 硬报" shows whole
     # Whether every word fits the label's width: with breaking inside words turned off, a word
     # that does not fit sticks out.
     fits = """e => { e.style.overflowWrap = "normal"; const ok = e.scrollWidth <= e.clientWidth + 1;
                      e.style.overflowWrap = ""; return ok; }"""
     for label in card.locator(".seat-extras .field-label, .discards-line .field-label").all():
         assert label.evaluate(fits), label.inner_text()  # no word broken inside ("Discarde / d")
+    # "Hard declaration 硬报", "Nobody", each seat: every button shows its words whole
+    for button in page.locator(".choice-switch label").all():
+        assert button.evaluate(fits), button.inner_text()
     assert page.locator("#id_preset").bounding_box()["width"] >= 125  # "Guiyang" whole
-    assert page.locator("#id_first_yaoji_seat").bounding_box()["width"] >= 250  # "No 1-bamboo discarded"
-    assert page.locator("#id_first_yaoji_claimed_by").bounding_box()["width"] >= 250
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     card.locator(".seat-extras").evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
     screenshot(page, "seat-card-en", full_page=False)

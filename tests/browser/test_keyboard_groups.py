@@ -127,7 +127,7 @@ def test_one_tap_on_a_seat_button_sets_the_field_and_the_preview_follows(live_se
     page.locator(f"{KB} [data-kb-done]").tap()
     seat_card(page, 0).locator("details.melds summary").tap()
     page.select_option("#id_seat0-melds-0-kind", "men")
-    page.select_option("#id_seat0-melds-0-tile", "9p")
+    page.fill("#id_seat0-melds-0-tile", "9p")
     page.select_option("#id_win_tile", "4s")
     page.select_option("#id_turned", "5m")
     choice(page, "first_yaoji_seat", 3).tap()

@@ -22,6 +22,12 @@
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
+  function newClient() {
+    var bytes = new Uint8Array(8);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
   /* A field's values as the form would post them. */
   function valuesOf(form, name) {
     var out = [];
@@ -62,7 +68,11 @@
     var form = root.querySelector("form[data-round-form]");
     if (!form) return;
     var url = root.getAttribute("data-draft-url");
-    var client = form.elements.draft_client.value;
+    // A writer of its own for every load of the page, not the one the HTML was sent with: on
+    // Forward (or Back) the browser may show its first copy of this form again, and the server
+    // leaves a writer's own changes out of what it answers a poll, so the page would never get
+    // back what it typed before it left.
+    var client = form.elements.draft_client.value = newClient();
     var baseInput = form.elements.draft_base;
     var keyInput = form.elements.idempotency_key;
     var log = root.querySelector("[data-draft-log]");
@@ -206,7 +216,8 @@
       card.classList.add("is-mine");
       var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
       var box = card.querySelector("[data-tile-box]");
-      if (hand && box && !hand.value) box.click();
+      var meiJiao = card.querySelector(".mei-jiao-switch input:checked");  // no hand to type
+      if (hand && box && !hand.value && !meiJiao) box.click();
     }
   }
 

@@ -296,6 +296,9 @@
     var count = countOf(active, tiles);
     var form = active.closest("form");
     if (count.have < limitOf(active, count)) return;
+    // A phone that said who it is (draft.js marks its card) is done with its own hand: the
+    // other hands are the other phones' to type.
+    if (cardOf(active).classList.contains("is-mine")) { close(); return; }
     var cards = Array.prototype.slice.call(form.querySelectorAll("[data-seat-card]"));
     var at = cards.indexOf(cardOf(active));
     for (var i = 1; i < cards.length; i++) {

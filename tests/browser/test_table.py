@@ -160,9 +160,51 @@ def test_a_phone_opens_the_round_with_its_own_seat_first(live_server, browser, s
     evening = make_evening()
     phone = open_phone(browser, live_server.url, evening.token, seat=2)
     try:
-        expect(phone.page.locator("form [data-seat-card]").first).to_have_attribute("data-seat-card", "2")
-        tap_hand(phone, 2, "123456789m1122p")
-        screenshot(phone.page, "mine")
+        page = phone.page
+        expect(page.locator("form [data-seat-card]").first).to_have_attribute("data-seat-card", "2")
+        expect(page.locator("[data-tile-keyboard]")).to_be_visible()  # open on its own, empty hand
+        for tile in parse_tiles("123456789m11122p"):  # 14: surely full before who won is known
+            page.locator(f'[data-tile-keyboard] [data-key="{tile}"]').tap()
+        # Its own hand full, the keyboard closes, not moving on: the others' hands are theirs to type.
+        expect(page.locator("[data-tile-keyboard]")).to_be_hidden()
+        assert page.locator("[data-tile-box].is-active").count() == 0
+        screenshot(page, "mine")
+    finally:
+        phone.close()
+
+
+def test_a_phone_whose_seat_is_mei_jiao_opens_without_the_keyboard(live_server, browser):
+    evening = make_evening()
+    phone = open_phone(browser, live_server.url, evening.token, seat=3)
+    page = phone.page
+    try:
+        page.locator("[data-tile-keyboard] [data-kb-done]").tap()
+        seat_card(page, 3).locator(".mei-jiao-switch label").tap()  # 没叫: no hand to show
+        saved(phone)
+        page.reload()
+        expect(seat_card(page, 3).locator(".mei-jiao-switch input")).to_be_checked()
+        page.wait_for_timeout(300)
+        expect(page.locator("[data-tile-keyboard]")).to_be_hidden()  # nothing to type: it stays shut
+        expect(page.locator(".submit-btn")).to_be_visible()
+    finally:
+        phone.close()
+
+
+def test_back_then_forward_on_a_phone_shows_what_it_typed(live_server, browser):
+    """The browser may show its first, empty copy of the form again on Forward (no-cache allows
+    it): the page must still fetch what this phone typed before it left."""
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=1)
+    page = phone.page
+    try:
+        enter_seat(phone, record, 1)
+        saved(phone)
+        page.go_back()
+        expect(page.locator("a.ev-record")).to_be_visible()  # the evening page
+        page.go_forward()
+        expect(chips(page, 1)).to_have_count(hand_size(record, 1), timeout=SYNC_MS)
+        expect(page.locator("#id_seat1-discards")).to_have_value(record["seats"][1]["discards"])
     finally:
         phone.close()
 

@@ -334,6 +334,18 @@ class RoundEntry:
         return sum(len(slot.messages) for slot in self.slots) - hidden
 
     @property
+    def first_problem_id(self) -> str | None:
+        """Where the first problem the page shows is, in the page's order, for the net bar's
+        "还有 N 处要改" to take the thumb there (the page can be 2,000 px long)."""
+        self.full_clean()
+        shown_hands = {id(seat.hand_slot) for seat, preview in zip(self.seats, self.seat_previews) if preview.problems}
+        seat_slots = [slot for seat in self.seats for slot in seat.slots
+                      if slot is not seat.hand_slot or id(slot) in shown_hands]
+        order = [self.slots_round["rules"], self.slots_round["outcome"], *seat_slots,
+                 self.slots_round["chickens"], self.slots_round["general"]]
+        return next((slot.dom_id for slot in order if slot.messages), None)
+
+    @property
     def rules(self) -> RuleSet:
         if self.fixed_rules is not None:
             return self.fixed_rules

@@ -98,7 +98,7 @@ def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> Seat
         if not kind and not tile:
             continue
         if tile and tile not in TILE_CODES:
-            draft.problems.append(gettext("第 {n} 个副露：{what}").format(n=row + 1, what=gettext("一副写一张牌，如 5p 或 5筒。")))
+            draft.problems.append(gettext("第 {n} 个副露：{what}").format(n=row + 1, what=gettext("“{typed}”不是一张牌，写一张，如 5p 或 5筒。").format(typed=tile)))
             continue
         if not kind or not tile:
             draft.problems.append(gettext("第 {n} 个副露：{what}").format(

@@ -187,7 +187,7 @@ def words_text(words: Iterable[Sequence[int | str]]) -> str:
 
 VOID_TEXTS = {
     "chong_feng": gettext_lazy("{name} 的冲锋鸡不算：{why}"),
-    "ji": gettext_lazy("{name} 的鸡（{points} 分）不算：{why}"),
+    "ji": gettext_lazy("{name} 的鸡（{points} 番）不算：{why}"),
     "dou": gettext_lazy("{name} 的{kind} {tile}不算：{why}"),
     "chui_feng": gettext_lazy("翻牌 {tile} 是吹风鸡：这局的鸡都不算"),
 }

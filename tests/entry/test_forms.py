@@ -150,7 +150,7 @@ def test_a_meld_tile_that_is_not_one_tile_is_named_on_the_seats_melds(typed):
     entry = RoundEntry(as_query(data))
 
     assert not entry.is_valid() and entry.record is None
-    assert "一副写一张牌，如 5p 或 5筒。" in " ".join(entry.seats[0].meld_slot.messages)
+    assert entry.seats[0].meld_slot.messages == [f"第 1 个副露：“{typed}”不是一张牌，写一张，如 5p 或 5筒。"]
 
 
 def test_a_short_hand_is_a_problem_of_that_seat_and_nothing_is_settled():

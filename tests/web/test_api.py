@@ -419,7 +419,7 @@ def test_the_settlement_says_what_did_not_count_with_its_seat_reason_and_words(c
 
     assert body["void"] == [
         {"code": "chong_feng", "seat": 3, "why": "not_ready", "text": "北 的冲锋鸡不算：没叫"},
-        {"code": "ji", "seat": 3, "why": "not_ready", "points": 1, "text": "北 的鸡（1 分）不算：没叫"},
+        {"code": "ji", "seat": 3, "why": "not_ready", "points": 1, "text": "北 的鸡（1 番）不算：没叫"},
     ]
     hot = post(client, example("E3")).json()["void"]  # 热炮 on 北's 闷豆 5筒
     assert {"code": "dou", "seat": 3, "why": "hot_kong", "kind": "men", "tile": "5p",

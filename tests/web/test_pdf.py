@@ -267,7 +267,7 @@ def test_the_receipt_says_what_did_not_count_and_which_tile_the_turn_made_the_ch
     text = squeeze(poppler("pdftotext", receipt(client, example("E1")), tmp_path))
 
     assert "翻牌5万→鸡：6万" in text
-    assert "没算的" in text and "北的冲锋鸡不算：没叫" in text and "北的鸡（1分）不算：没叫" in text
+    assert "没算的" in text and "北的冲锋鸡不算：没叫" in text and "北的鸡（1番）不算：没叫" in text
     assert "没算的" not in squeeze(poppler("pdftotext", receipt(client, example("E2")), tmp_path))  # all counted
 
 

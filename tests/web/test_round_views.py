@@ -129,6 +129,21 @@ def test_a_broken_round_comes_back_with_the_problem_next_to_the_seat_and_saves_n
     assert nets_on_page(html) == []
 
 
+@pytest.mark.parametrize("change, where", [
+    (lambda r: r["seats"][1].update(concealed="123m456p678p22s5s"), "entry-seat1-hand-problems"),  # a short hand
+    (lambda r: r["seats"][1].update(concealed="55555m123p456s78s"), "entry-general-problems"),  # a fifth 5万
+])
+def test_the_bar_saying_how_many_problems_are_left_takes_the_thumb_to_the_first(client, change, where):
+    record = load_example("E1")
+    change(record)
+
+    html = client.post(ROUND_URL, record_to_post_data(record)).content.decode()
+
+    link = re.search(r'<a class="net-status net-problems" href="#([^"]+)">', html)
+    assert link and link.group(1) == where
+    assert re.search(rf'<div id="{where}" class="problems"[^>]*>\s*<ul', html)  # it holds the problem
+
+
 def test_htmx_preview_returns_only_the_out_of_band_partials(client):
     response = client.post(PREVIEW_URL, record_to_post_data(load_example("E1")), HTTP_HX_REQUEST="true")
 

@@ -77,6 +77,7 @@
     var keyInput = form.elements.idempotency_key;
     var log = root.querySelector("[data-draft-log]");
     var seen = Number(baseInput.value) || 0;
+    var saved = seen > 0;    // the server holds a draft with this page's changes, or others'
     var dirty = {};          // field name -> true: typed here, not saved yet
     var nextSent = null;     // what the request being configured carries
     var inFlight = 0;
@@ -155,6 +156,7 @@
       inFlight = Math.max(0, inFlight - 1);
       var sent = event.detail.xhr && event.detail.xhr.draftSent;
       if (!event.detail.successful || !sent) return;  // offline: it stays dirty and is sent again
+      if (Object.keys(sent).length) saved = true;
       Object.keys(sent).forEach(function (name) {
         if (same(valuesOf(form, name), sent[name])) delete dirty[name];
       });
@@ -166,7 +168,12 @@
     function apply(data) {
       if (!data || stopped) return;
       if (data.recorded) { stop(data.recorded, data.url); return; }
-      if (data.gone) { setSeen(0); return; }  // thrown away: this page's next change starts a new one
+      if (data.gone) {  // thrown away: this page's next change starts a new one, and it says so
+        if (saved) note(root.getAttribute("data-gone-text"));
+        saved = false;
+        setSeen(0);
+        return;
+      }
       if (data.key !== keyInput.value) { keyInput.value = data.key; setSeen(0); return; }
       var changed = false;
       Object.keys(data.fields).forEach(function (name) {
@@ -181,6 +188,7 @@
         changed = true;
       });
       setSeen(Math.max(seen, data.version));
+      if (data.version) saved = true;
       if (changed) {
         applying = true;
         try { redraw(form); } finally { applying = false; }

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from calculator import selectors
+from calculator import selectors, services
 from calculator.models import Round
 from calculator.presentation import signed
 from calculator.scoring import parse_tiles
@@ -205,6 +205,21 @@ def test_back_then_forward_on_a_phone_shows_what_it_typed(live_server, browser):
         page.go_forward()
         expect(chips(page, 1)).to_have_count(hand_size(record, 1), timeout=SYNC_MS)
         expect(page.locator("#id_seat1-discards")).to_have_value(record["seats"][1]["discards"])
+    finally:
+        phone.close()
+
+
+def test_a_phone_still_entering_is_told_when_the_entry_is_thrown_away_elsewhere(live_server, browser):
+    evening = make_evening()
+    phone = open_phone(browser, live_server.url, evening.token, seat=0)
+    try:
+        tap_hand(phone, 0, "123456789m11p")
+        saved(phone)
+        assert services.draft_discard(evening=evening)  # 扔掉这局录入, on another phone's evening page
+        expect(phone.page.locator("[data-draft-log]")).to_contain_text("这局录入在别的手机上扔掉了", timeout=SYNC_MS)
+        expect(phone.page.locator("[data-draft-log] li")).to_have_count(1)  # said once, not every poll
+        phone.page.wait_for_timeout(4500)
+        expect(phone.page.locator("[data-draft-log] li")).to_have_count(1)
     finally:
         phone.close()
 

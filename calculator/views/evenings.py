@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, StreamingHttpResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -187,13 +188,21 @@ def follow_what_if(request, evening: Evening):
     return _what_if(request, evening, {"evening": evening, "read_only": True})
 
 
+def _loopback(host: str) -> bool:
+    """Whether the page was asked for on an address only this computer can open (`bin/run`
+    serves 127.0.0.1): codes made from it take the other phones nowhere."""
+    domain, _port = split_domain_port(host)
+    return domain in ("localhost", "[::1]") or domain.startswith("127.")
+
+
 @require_GET
 @editing
 def evening_share(request, evening: Evening):
     follow_url = request.build_absolute_uri(reverse("calculator:evening_follow", args=[evening.read_token]))
     edit_url = request.build_absolute_uri(reverse("calculator:evening_detail", args=[evening.token]))
     context = {**base_context(request, evening), "follow_url": follow_url, "edit_url": edit_url,
-               "qr_svg": qr_svg(follow_url), "edit_qr_svg": qr_svg(edit_url)}
+               "qr_svg": qr_svg(follow_url), "edit_qr_svg": qr_svg(edit_url),
+               "this_machine_only": _loopback(request.get_host())}
     return render(request, "calculator/evening/share.html", context)
 
 

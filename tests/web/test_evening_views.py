@@ -470,6 +470,17 @@ def test_the_share_page_shows_the_read_only_link_and_its_qr_code(client):
     assert follow in page and '<svg class="qr"' in page
 
 
+@pytest.mark.parametrize("host, warned", [
+    ("127.0.0.1:8000", True), ("localhost:8000", True), ("[::1]:8000", True),
+    ("192.168.1.20:8000", False), ("zhuoji.example", False),
+])
+def test_the_share_page_says_when_its_codes_open_only_on_this_computer(client, settings, host, warned):
+    settings.ALLOWED_HOSTS = ["*"]
+    page = client.get(url("evening_share", make_evening()), HTTP_HOST=host).content.decode()
+    assert ('id="share-loopback"' in page) is warned
+    assert ("bin/run --table" in page) is warned
+
+
 POLL = 'hx-trigger="every 5s"'  # live.js skips a poll while the tab is hidden (no eval: the CSP)
 
 

@@ -19,9 +19,11 @@ from ..presentation.words import PRESET_TITLES, DECLARED_CHOICES, MELD_CHOICES, 
 from ..scoring import TileSyntaxError, format_tiles, parse_tiles
 
 MAX_MELDS = 4
-# Typed notation may use the tiles' own names: 5万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s.
+# Typed notation may use the tiles' own names: 5万 = 五万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s
+# (static/calculator/tiles.js reads the same).
 NOTATION_ALIASES = str.maketrans({"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s",
-                                  "索": "s", "M": "m", "P": "p", "S": "s", ",": " ", "，": " "})
+                                  "索": "s", "M": "m", "P": "p", "S": "s", ",": " ", "，": " ",
+                                  **{numeral: str(rank) for rank, numeral in enumerate("一二三四五六七八九", 1)}})
 
 
 def _switch(label) -> forms.BooleanField:
@@ -62,8 +64,8 @@ def _tile_field(label, blank, **kw) -> TileField:
 
 
 def one_tile(text) -> str:
-    """A typed tile as its code ("5筒", " 5P " → "5p"); anything else as typed."""
-    code = str(text or "").translate(NOTATION_ALIASES).strip()
+    """A typed tile as its code ("5筒", " 5 P ", "五筒" → "5p"); anything else as typed."""
+    code = "".join(str(text or "").translate(NOTATION_ALIASES).split())
     return code if code in TILE_CODES else str(text or "").strip()
 
 

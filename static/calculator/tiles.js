@@ -26,7 +26,8 @@
 
   var SUITS = "mps";
   var SUIT_HANZI = { m: "万", p: "筒", s: "条" };
-  var ALIASES = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s", M: "m", P: "p", S: "s" };
+  var ALIASES = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s", M: "m", P: "p", S: "s",
+                  "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9" };
 
   var keyboard = null;  // the keyboard element
   var keys = [];        // its 27 tile keys
@@ -269,6 +270,7 @@
         button.type = "button";
         button.className = "kb-btn";
         button.setAttribute("data-kb-from-seat", option.value);
+        button.setAttribute("aria-pressed", String(option.value === select.value));
         button.textContent = option.textContent;
         seats.appendChild(button);
       });
@@ -284,6 +286,10 @@
   function chooseFrom(seat) {
     if (!pendingRow) return;
     setField(pendingRow.querySelector("select.meld-from"), seat);
+    // A 转弯豆 keeps the row open for its 憨包 toggle: show which seat was tapped.
+    keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {
+      button.setAttribute("aria-pressed", String(button.getAttribute("data-kb-from-seat") === seat));
+    });
     var kind = pendingRow.querySelector("select.meld-kind").value;
     if (kind !== "zhuanwan") { hideFrom(); maybeAdvance(); }
   }

@@ -54,6 +54,21 @@ def test_a_late_concealed_kong_with_the_hanbao_toggle(live_server, page):
 
 
 @pytest.mark.browser
+def test_an_added_kong_shows_whose_discard_was_tapped_while_it_waits_for_hanbao(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    open_hand(page, 0)
+
+    page.locator(f'{KB} [data-kb-meld="zhuanwan"]').tap()
+    key(page, "6p")
+    page.locator(f'{KB} [data-kb-from-seat="3"]').tap()
+
+    expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("3")
+    expect(page.locator(f'{KB} [data-kb-from-seat="3"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(f'{KB} [data-kb-from-seat="1"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(f"{KB} [data-kb-late-wrap]")).to_be_visible()  # still open: 憨包 is a choice
+
+
+@pytest.mark.browser
 def test_a_full_hand_moves_the_keyboard_on_and_a_winners_chip_is_the_winning_tile(live_server, page):
     page.goto(live_server.url + reverse("calculator:round_new"))
     page.locator('.winner-switch label[data-seat-label="0"]').tap()

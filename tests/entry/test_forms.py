@@ -131,9 +131,10 @@ def test_typed_notation_may_use_the_tiles_names():
     assert entry.record["seats"][1]["concealed"] == "123m456678p2256s"
 
 
-def test_a_meld_tile_is_typed_as_it_reads_and_recorded_as_its_code():
+@pytest.mark.parametrize("typed", [" 9筒 ", "9 筒", "九筒", "9P", "9饼"])
+def test_a_meld_tile_is_typed_as_it_reads_and_recorded_as_its_code(typed):
     data = record_to_post_data(load_example("E1"))  # 东 has 闷豆 9p
-    data["seat0-melds-0-tile"] = " 9筒 "
+    data["seat0-melds-0-tile"] = typed
 
     entry = RoundEntry(as_query(data))
 

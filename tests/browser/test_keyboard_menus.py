@@ -19,13 +19,18 @@ def key(page, code: str):
     page.locator(f'{KB} [data-key="{code}"]').tap()
 
 
+def meld(page, kind: str, tile: str):
+    """A meld key (碰 / 闷豆 / 转弯豆 / 点豆), then its tile."""
+    page.locator(f'{KB} [data-kb-meld="{kind}"]').tap()
+    key(page, tile)
+
+
 @pytest.mark.browser
 def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, page, screenshot):
     page.goto(live_server.url + reverse("calculator:round_new"))
     open_hand(page, 0)
 
-    page.locator(f'{KB} [data-kb-meld="pong"]').tap()
-    key(page, "5p")
+    meld(page, "pong", "5p")
     expect(page.locator(f"{KB} [data-kb-from]")).to_be_visible()
     screenshot(page, "whose-discard", full_page=False)
     page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
@@ -42,8 +47,7 @@ def test_a_late_concealed_kong_with_the_hanbao_toggle(live_server, page):
     page.goto(live_server.url + reverse("calculator:round_new"))
     open_hand(page, 1)
 
-    page.locator(f'{KB} [data-kb-meld="men"]').tap()
-    key(page, "9m")
+    meld(page, "men", "9m")
     page.locator(f"{KB} [data-kb-late-wrap]").tap()
 
     expect(page.locator("#id_seat1-melds-0-kind")).to_have_value("men")
@@ -58,8 +62,7 @@ def test_an_added_kong_shows_whose_discard_was_tapped_while_it_waits_for_hanbao(
     page.goto(live_server.url + reverse("calculator:round_new"))
     open_hand(page, 0)
 
-    page.locator(f'{KB} [data-kb-meld="zhuanwan"]').tap()
-    key(page, "6p")
+    meld(page, "zhuanwan", "6p")
     page.locator(f'{KB} [data-kb-from-seat="3"]').tap()
 
     expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("3")
@@ -98,8 +101,7 @@ def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kong
     expect(page.locator("#id_seat3-discards")).to_have_value("")
 
     open_hand(page, 2)
-    page.locator(f'{KB} [data-kb-meld="dian"]').tap()
-    key(page, "6p")
+    meld(page, "dian", "6p")
     page.locator(f'{KB} [data-kb-from-seat="1"]').tap()
     page.locator(f"{KB} [data-kb-done]").tap()
     choice(page, "from_seat", 2).tap()

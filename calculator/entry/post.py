@@ -112,9 +112,14 @@ def _seat(field: forms.Field, value: Any, seats: int) -> Any:
 
 
 def _changed(field: forms.Field, value: Any) -> bool:
-    """Whether a blank meld row's field holds something (`Field.has_changed` from no initial)."""
+    """Whether a blank meld row's field holds something (`Field.has_changed` from no initial):
+    as the field reads it, so a tile typed as a space is nothing, as Django finds."""
     if isinstance(field, forms.BooleanField):
         return field.to_python(value)
+    try:
+        value = field.to_python(value)
+    except ValidationError:
+        return True
     return value not in field.empty_values
 
 

@@ -36,6 +36,7 @@
   var added = {};       // input id -> tiles added by key, for ⌫
   var meldKind = null;  // a meld key pressed, waiting for its tile
   var groupKind = null; // 顺 ("run") or 刻 ("set") pressed, waiting for its tile
+  var lastMeld = null;  // {input, row}: the meld the keyboard just entered, what ⌫ takes back first
   var pendingRow = null; // the meld row whose "whose discard" buttons are showing
   var yaojiAdded = null; // the 打出的鸡 input the first-幺鸡 menu put a 幺鸡 into
 
@@ -216,9 +217,13 @@
   /* 顺 / 刻 waiting for a tile (null: neither); the tile keys follow at the next render. */
   function setGroup(kind) {
     groupKind = kind;
+    var hint = keyboard.querySelector("[data-kb-hint]");
     groupKeys.forEach(function (key) {
-      key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-group") === kind));
+      var on = key.getAttribute("data-kb-group") === kind;
+      key.setAttribute("aria-pressed", String(on));
+      if (on) hint.textContent = key.getAttribute("data-hint");
     });
+    hint.hidden = !kind;  // what the armed key will do, in words: its letter alone does not say
   }
 
   function armGroup(kind) {
@@ -254,6 +259,7 @@
     if (details) details.open = true;
     setField(row.querySelector("select.meld-kind"), kind);
     setField(row.querySelector('[name$="-tile"]'), code[0] + SUIT_HANZI[code[1]]);
+    lastMeld = { input: active, row: row };
     showFrom(row, kind);
   }
 
@@ -425,13 +431,26 @@
     var group = groupFrom(code, groupKind);
     if (groupKind) setGroup(null);  // one tile, then 顺 / 刻 is spent, typed or refused
     if (!fits(tiles, group)) { render(active); return; }
+    lastMeld = null;
     var stack = added[active.id] = added[active.id] || [];
     group.forEach(function (t) { stack.push(t); });
     setTiles(active, tiles.concat(group));
     maybeAdvance();
   }
 
+  /* ⌫ takes back what was entered last: the meld just made, else the last tile. */
   function backspace() {
+    if (lastMeld && lastMeld.input === active) {
+      var row = lastMeld.row;
+      lastMeld = null;
+      hideFrom();
+      ["select.meld-kind", '[name$="-tile"]', "select.meld-from"].forEach(function (selector) {
+        setField(row.querySelector(selector), "");
+      });
+      var late = row.querySelector('input[name$="-late"]');
+      if (late && late.checked) setField(late, false);
+      return;
+    }
     var tiles = sorted(parse(active.value) || []);
     if (!tiles.length) return;
     var stack = added[active.id] || [];

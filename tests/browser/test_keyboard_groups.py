@@ -28,10 +28,12 @@ def test_shun_types_a_run_and_ke_a_triple_two_taps_for_three_tiles(live_server, 
 
     group_key(page, "run").tap()
     expect(group_key(page, "run")).to_have_attribute("aria-pressed", "true")  # armed, and it shows
+    expect(page.locator(f"{KB} [data-kb-hint]")).to_have_text("顺：再点一张牌，打进它和后面两张（如 3万 → 3万4万5万）")
     screenshot(page, "run-armed", full_page=False)
     key(page, "2m")
     expect(page.locator(HAND)).to_have_value("234m")
     expect(group_key(page, "run")).to_have_attribute("aria-pressed", "false")  # one-shot
+    expect(page.locator(f"{KB} [data-kb-hint]")).to_be_hidden()
     key(page, "2m")  # a plain key again: one tile
     expect(page.locator(HAND)).to_have_value("2234m")
 

@@ -43,6 +43,25 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
 
 
 @pytest.mark.browser
+def test_backspace_right_after_a_meld_takes_the_meld_back_not_a_hand_tile(live_server, page):
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    open_hand(page, 0)
+    for code in ("2m", "3m", "4m"):
+        key(page, code)
+    meld(page, "pong", "6p")
+    page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
+
+    page.locator(f"{KB} [data-kb-back]").tap()
+
+    expect(page.locator("#id_seat0-melds-0-kind")).to_have_value("")
+    expect(page.locator("#id_seat0-melds-0-tile")).to_have_value("")
+    expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("")
+    expect(page.locator("#id_seat0-concealed")).to_have_value("234m")  # the hand is as it was
+    page.locator(f"{KB} [data-kb-back]").tap()  # then tiles again, the last first
+    expect(page.locator("#id_seat0-concealed")).to_have_value("23m")
+
+
+@pytest.mark.browser
 def test_a_late_concealed_kong_with_the_hanbao_toggle(live_server, page):
     page.goto(live_server.url + reverse("calculator:round_new"))
     open_hand(page, 1)

@@ -325,25 +325,24 @@ class RoundEntry:
         self.full_clean()
         return [m for slot in self.slots_round.values() for m in slot.messages]
 
+    def _shown_slots(self) -> list[Slot]:
+        """The problem slots the page shows, in its order: while typing, an untouched or short
+        hand's count is not shown as a problem."""
+        self.full_clean()
+        seat_slots = [slot for seat, preview in zip(self.seats, self.seat_previews) for slot in seat.slots
+                      if slot is not seat.hand_slot or preview.problems]
+        return [self.slots_round["rules"], self.slots_round["outcome"], *seat_slots,
+                self.slots_round["chickens"], self.slots_round["general"]]
+
     @property
     def problem_count(self) -> int:
-        """Problems the page shows (while typing, an untouched or short hand's count is not one)."""
-        self.full_clean()
-        hidden = sum(len(seat.hand_slot.messages) for seat, preview in zip(self.seats, self.seat_previews)
-                     if not preview.problems)
-        return sum(len(slot.messages) for slot in self.slots) - hidden
+        return sum(len(slot.messages) for slot in self._shown_slots())
 
     @property
     def first_problem_id(self) -> str | None:
-        """Where the first problem the page shows is, in the page's order, for the net bar's
-        "还有 N 处要改" to take the thumb there (the page can be 2,000 px long)."""
-        self.full_clean()
-        shown_hands = {id(seat.hand_slot) for seat, preview in zip(self.seats, self.seat_previews) if preview.problems}
-        seat_slots = [slot for seat in self.seats for slot in seat.slots
-                      if slot is not seat.hand_slot or id(slot) in shown_hands]
-        order = [self.slots_round["rules"], self.slots_round["outcome"], *seat_slots,
-                 self.slots_round["chickens"], self.slots_round["general"]]
-        return next((slot.dom_id for slot in order if slot.messages), None)
+        """Where the first problem shown is, for the net bar's "还有 N 处要改" to take the thumb
+        there (the page can be 2,000 px long)."""
+        return next((slot.dom_id for slot in self._shown_slots() if slot.messages), None)
 
     @property
     def rules(self) -> RuleSet:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from ..forms import option_fields
 from ..presentation.options import OPTIONS
 from ..presentation.words import PRESET_TITLES, DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
-from ..scoring import TileSyntaxError, format_tiles, parse_tiles
+from ..scoring import TileSyntaxError, format_tiles, parse_tile, parse_tiles
 
 MAX_MELDS = 4
 # Typed notation may use the tiles' own names: 5万 = 五万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s
@@ -69,15 +69,12 @@ def one_tile(text) -> str:
     return code if code in TILE_CODES else str(text or "").strip()
 
 
-SUIT_FACES = {"m": "万", "p": "筒", "s": "条"}  # as the tile faces read, on either language's page
-
-
 class MeldTileInput(forms.TextInput):
-    """Shows a tile as its face reads (5p → 5筒), as the keyboard writes it."""
+    """Shows a tile as its face reads (5p → 5筒), on either language's page, as the keyboard writes it."""
 
     def format_value(self, value):
         code = one_tile(value)
-        return f"{code[0]}{SUIT_FACES[code[1]]}" if code in TILE_CODES else super().format_value(value)
+        return parse_tile(code).hanzi if code in TILE_CODES else super().format_value(value)
 
 
 class OneTileField(forms.CharField):

@@ -54,9 +54,21 @@ def _usable(address: str) -> bool:
     return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
 
 
-def lan_addresses() -> list[str]:
+def usable_addresses(found: list[str]) -> list[str]:
+    """Of the addresses found, those other devices can reach, once each, IPv4 first."""
+    usable = [a for a in dict.fromkeys(found) if _usable(a)]
+    return sorted(usable, key=lambda a: ":" in a)
+
+
+def lan_addresses(environ=os.environ) -> list[str]:
     """This machine's addresses that other devices can reach, IPv4 first: the one of the default
-    route (found without sending a packet), then whatever else `hostname -I` lists."""
+    route (found without sending a packet), then whatever else `hostname -I` lists.
+
+    ZHUOJI_LAN_ADDRESSES (comma-separated) says them instead, when the discovery picks the wrong
+    network (a VPN, a second Wi-Fi card); it is taken as given, loopback included."""
+    given = environ.get("ZHUOJI_LAN_ADDRESSES", "").strip()
+    if given:
+        return [a.strip() for a in given.split(",") if a.strip()]
     found = []
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -69,8 +81,7 @@ def lan_addresses() -> list[str]:
                                 check=False).stdout.split()
     except (OSError, subprocess.SubprocessError):
         pass
-    usable = [a for a in dict.fromkeys(found) if _usable(a)]
-    return sorted(usable, key=lambda a: ":" in a)
+    return usable_addresses(found)
 
 
 def host_names(addresses: list[str]) -> list[str]:

@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
 
 from calculator.scoring import parse_tiles
 from tests.conftest import PHONE  # one phone for every browser test and the bench
+from tests.timing import scaled
 
 
 
@@ -197,4 +198,4 @@ def enter_chickens(phone: Phone, record: dict) -> None:
 
 def saved(phone: Phone) -> None:
     """Wait until the page holds nothing the server does not (draft.js counts what is unsaved)."""
-    expect(phone.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=20_000)
+    expect(phone.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=scaled(20_000))

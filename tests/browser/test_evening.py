@@ -15,6 +15,7 @@ from calculator.models import Evening, Round
 from calculator.presentation import signed
 from tests.factories import example_record, expected_net, make_evening, record_rounds
 from tests.round_form_data import record_to_post_data
+from tests.timing import scaled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -150,7 +151,7 @@ def test_a_second_phone_follows_the_totals_live(live_server, browser, page: Page
     page.goto(f"{live_server.url}/v/{evening.read_token}/")
     expect(page.locator("#evening-totals td.pts").first).to_have_text("0")
     record_rounds(evening, ["E8"])  # another phone records a round
-    expect(page.locator("#evening-totals td.pts").first).to_have_text(signed(-13), timeout=8000)
+    expect(page.locator("#evening-totals td.pts").first).to_have_text(signed(-13), timeout=scaled(8000))
     assert evening.token not in page.content()
     screenshot(suffix="follow")
 

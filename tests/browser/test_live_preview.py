@@ -5,6 +5,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests.round_form_data import load_example
+from tests.timing import wait_until
 
 from .test_round_entry import E1_NET, enter_record_by_tapping, seat_card
 
@@ -66,10 +67,7 @@ def test_a_request_made_stale_by_a_newer_tap_is_cancelled_not_waited_for(live_se
     page.locator('[data-tile-keyboard] [data-key="1m"]').tap()
     # The route handler runs when Playwright next hands Python its events, which may be after the
     # page has already marked the form busy: wait for the request itself, not for the class.
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    wait_until(lambda: held, 5, "the first preview request", pause=lambda s: page.wait_for_timeout(s * 1000))
     assert len(held) == 1  # the first request is out, and held at the server's door
     assert page.evaluate("document.querySelector('[data-round-form]').classList.contains('htmx-request')")
 

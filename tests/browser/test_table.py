@@ -15,10 +15,11 @@ from calculator.presentation import signed
 from calculator.scoring import parse_tiles
 from tests.browser.table import chips, enter_outcome, enter_seat, open_phone, saved, seat_card, tap_hand
 from tests.factories import example_record, expected_net, make_evening
+from tests.timing import scaled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 20_000  # how long to wait for another phone's change (they poll every 2 s): a wait, not a target
+SYNC_MS = scaled(20_000)  # how long to wait for another phone's change (they poll every 2 s): a wait, not a target
 
 
 def hand_size(record: dict, seat: int) -> int:
@@ -121,8 +122,11 @@ def test_a_phone_offline_for_a_while_loses_nothing_and_catches_up(live_server, b
         second.context.set_offline(True)
         enter_seat(second, record, 1)   # typed while offline
         enter_seat(first, record, 0)
-        second.page.wait_for_timeout(3000)
-        expect(chips(first.page, 1)).to_have_count(0)  # nothing reached the server
+        # The phone holds what it typed, unsent; the server has none of it.
+        expect(second.page.locator("[data-draft]")).not_to_have_attribute("data-draft-pending", "0")
+        draft = selectors.evening_draft(evening=evening)
+        assert draft is None or not draft.data.get("seat1-concealed", [""])[0]
+        expect(chips(first.page, 1)).to_have_count(0)
         second.context.set_offline(False)
         expect(chips(first.page, 1)).to_have_count(hand_size(record, 1), timeout=SYNC_MS)
         expect(chips(second.page, 0)).to_have_count(hand_size(record, 0), timeout=SYNC_MS)
@@ -145,7 +149,7 @@ def test_two_phones_changing_the_same_field_are_told_plainly(live_server, browse
         second.context.set_offline(True)
         second.page.select_option("#id_turned", "7s")
         first.page.select_option("#id_turned", "8s")
-        first.page.wait_for_timeout(1500)
+        saved(first)  # 8条 is on the server before the other phone is back
         second.context.set_offline(False)
         expect(second.page.locator("[data-draft-log]")).to_contain_text("老王 也改了翻牌：8条", timeout=SYNC_MS)
         expect(second.page.locator("#id_turned")).to_have_value("7s")  # what it typed stays
@@ -183,7 +187,7 @@ def test_a_phone_whose_seat_is_mei_jiao_opens_without_the_keyboard(live_server, 
         saved(phone)
         page.reload()
         expect(seat_card(page, 3).locator(".mei-jiao-switch input")).to_be_checked()
-        page.wait_for_timeout(300)
+        page.wait_for_load_state("networkidle")  # the page has asked for the draft and drawn it
         expect(page.locator("[data-tile-keyboard]")).to_be_hidden()  # nothing to type: it stays shut
         expect(page.locator(".submit-btn")).to_be_visible()
     finally:
@@ -218,7 +222,9 @@ def test_a_phone_still_entering_is_told_when_the_entry_is_thrown_away_elsewhere(
         assert services.draft_discard(evening=evening)  # 扔掉这局录入, on another phone's evening page
         expect(phone.page.locator("[data-draft-log]")).to_contain_text("这局录入在别的手机上扔掉了", timeout=SYNC_MS)
         expect(phone.page.locator("[data-draft-log] li")).to_have_count(1)  # said once, not every poll
-        phone.page.wait_for_timeout(4500)
+        for _ in range(2):  # two more polls answered: neither says it again
+            with phone.page.expect_response(lambda r: "/rounds/draft/?" in r.url, timeout=SYNC_MS):
+                pass
         expect(phone.page.locator("[data-draft-log] li")).to_have_count(1)
     finally:
         phone.close()
@@ -237,7 +243,7 @@ def test_the_round_page_without_an_evening_keeps_its_entry_in_the_browser(live_s
     tap_hand(phone, 0, record["seats"][0]["concealed"])
     tap_hand(phone, 1, record["seats"][1]["concealed"])
     page.select_option("#id_turned", "5m")
-    page.wait_for_timeout(400)
+    page.wait_for_function("() => (localStorage.getItem('zhuoji-round-entry') || '').includes('5m')")
     page.reload()
     expect(chips(page, 0)).to_have_count(hand_size(record, 0))
     expect(chips(page, 1)).to_have_count(hand_size(record, 1))

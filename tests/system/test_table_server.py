@@ -1,7 +1,11 @@
 """The table-side server (issue 14): `bin/run --table` (zhuoji_site/table.py) serves the phones on
-this machine's network under gunicorn, DEBUG off, plain HTTP, the LAN address allowed. Started
-here on a non-loopback address of this machine when it has one (else 127.0.0.1) with a throwaway
-data folder and database, asked for pages as a phone on the Wi-Fi would, and stopped.
+this machine's network under gunicorn, DEBUG off, plain HTTP, the LAN address allowed.
+
+Tests talk to loopback only (tests/loopback.py): the server is told that its "LAN address" is
+192.168.1.23 (ZHUOJI_LAN_ADDRESSES, as a user would when the discovery picks the wrong network),
+binds 127.0.0.2, and every request goes to 127.0.0.2 with the Host header a phone on the Wi-Fi
+would send (192.168.1.23:port). The discovery itself is a pure function, tested without traffic.
+Started with a throwaway data folder and database, asked for pages, and stopped.
 """
 from __future__ import annotations
 
@@ -19,9 +23,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.timing import scaled_s, wait_until
 from zhuoji_site import table
 
 BASE_DIR = Path(settings.BASE_DIR)
+LAN = "192.168.1.23"  # what the phones see; never connected to
+BIND = "127.0.0.2"    # where the server really listens: loopback
 
 
 def free_port(host: str) -> int:
@@ -33,31 +40,32 @@ def free_port(host: str) -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("table")
-    lan = next((a for a in table.lan_addresses() if ":" not in a), None)
-    host = lan or "127.0.0.1"
-    port = free_port(host)
+    port = free_port(BIND)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env.update(ZHUOJI_DATA_DIR=str(root / "var"), DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}")
+    env.update(ZHUOJI_DATA_DIR=str(root / "var"), DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}",
+               ZHUOJI_LAN_ADDRESSES=LAN)
     log = root / "server.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "zhuoji_site.table", str(port), "--bind", host],
+        process = subprocess.Popen([sys.executable, "-m", "zhuoji_site.table", str(port), "--bind", BIND],
                                    cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
+
+    def listening() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError("the table server stopped:\n" + log.read_text(errors="replace"))
+        try:
+            socket.create_connection((BIND, port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 180  # migrate and collectstatic first, on a busy machine
-        while True:
-            try:
-                socket.create_connection((host, port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the table server did not start:\n" + log.read_text(errors="replace"))
-                time.sleep(0.2)
-        yield {"host": host, "port": port, "root": root, "log": log, "lan": lan}
+        wait_until(listening, 180, "the table server (it migrates and collects static files first)", step=0.2)
+        yield {"host": BIND, "lan": LAN, "port": port, "root": root, "log": log}
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=scaled_s(20))
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
@@ -65,11 +73,11 @@ def server(tmp_path_factory):
 
 def fetch(server, method: str, path: str, *, host: str | None = None, body: str | None = None, headers=None,
           timeout: float = 30):
-    """A request as a phone on the Wi-Fi sends it: to the LAN address, with that Host."""
-    conn = http.client.HTTPConnection(server["host"], server["port"], timeout=timeout)
+    """A request as a phone on the Wi-Fi sends it (Host: the LAN address), sent over loopback."""
+    conn = http.client.HTTPConnection(server["host"], server["port"], timeout=scaled_s(timeout))
     try:
         conn.request(method, path, body=body,
-                     headers={"Host": host or f"{server['host']}:{server['port']}", **(headers or {})})
+                     headers={"Host": host or f"{server['lan']}:{server['port']}", **(headers or {})})
         response = conn.getresponse()
         return response.status, response.headers, response.read()
     finally:
@@ -78,7 +86,7 @@ def fetch(server, method: str, path: str, *, host: str | None = None, body: str 
 
 def test_it_prints_the_lan_address_and_a_qr_code(server):
     printed = server["log"].read_text(errors="replace")
-    assert f"http://{server['host']}:{server['port']}/" in printed
+    assert f"http://{server['lan']}:{server['port']}/" in printed
     assert "█" in printed and "▀" in printed  # the QR code, in half blocks
 
 
@@ -88,7 +96,7 @@ def test_a_phone_on_the_lan_opens_an_evening_over_plain_http(server):
     assert "Secure" not in headers["Set-Cookie"]  # plain HTTP: a secure-only cookie would never come back
     cookie = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1).decode()
-    origin = f"http://{server['host']}:{server['port']}"
+    origin = f"http://{server['lan']}:{server['port']}"
     form = (f"csrfmiddlewaretoken={token}&player_0=A&player_1=B&player_2=C&player_3=D&stake=1"
             "&preset=guiyang&first_dealer=0&title=")
     status, headers, _body = fetch(server, "POST", "/evening/new/", body=form, headers={
@@ -115,10 +123,11 @@ def test_the_logs_never_hold_an_evenings_address(server):
     ("Not Found: /e/…") alike."""
     token = secrets.token_urlsafe(24)
     status, _headers, _body = fetch(server, "GET", f"/e/{token}/history/",
-                                    headers={"Referer": f"http://{server['host']}/v/{token}/"})
+                                    headers={"Referer": f"http://{server['lan']}/v/{token}/"})
     assert status == 404
-    time.sleep(0.5)  # the access log is written after the answer
-    log = server["log"].read_text(errors="replace")
+    # The access log is written after the answer.
+    log = wait_until(lambda: (text := server["log"].read_text(errors="replace")) and "/v/…/" in text and text,
+                     10, "the access log line")
     assert "/e/…/history/" in log and "/v/…/" in log
     assert token not in log
 
@@ -132,7 +141,7 @@ def test_four_phones_trickling_a_body_leave_the_others_served(server):
     try:
         for _ in range(4):
             sock = socket.create_connection((server["host"], server["port"]), timeout=30)
-            sock.sendall(f"POST /round/preview/ HTTP/1.1\r\nHost: {server['host']}:{server['port']}\r\n"
+            sock.sendall(f"POST /round/preview/ HTTP/1.1\r\nHost: {server['lan']}:{server['port']}\r\n"
                          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n"
                          "a=".encode())
             tricklers.append(sock)
@@ -145,3 +154,17 @@ def test_four_phones_trickling_a_body_leave_the_others_served(server):
     finally:
         for sock in tricklers:
             sock.close()
+
+
+@pytest.mark.parametrize("found, usable", [
+    (["192.168.1.23", "192.168.1.23", "fe80::1", "10.0.0.5", "2001:db8::7"],
+     ["192.168.1.23", "10.0.0.5", "2001:db8::7"]),        # once each, IPv4 first, no link-local
+    (["127.0.0.1", "::1", "0.0.0.0", "224.0.0.1"], []),    # loopback, unspecified, multicast
+    (["not-an-address", "172.17.0.1"], ["172.17.0.1"]),
+])
+def test_the_lan_addresses_announced_are_those_other_devices_can_reach(found, usable):
+    assert table.usable_addresses(found) == usable
+
+
+def test_the_lan_addresses_can_be_said_instead_of_found():
+    assert table.lan_addresses({"ZHUOJI_LAN_ADDRESSES": "192.168.1.23, 10.0.0.5"}) == ["192.168.1.23", "10.0.0.5"]

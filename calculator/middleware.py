@@ -52,16 +52,20 @@ def utf8_only(get_response):
 
     Every page and the API are UTF-8; Django would decode a form with the charset its
     Content-Type names, and an unknown one (or UTF-16) raised deep in request.POST: a 500 on
-    every form. No browser sends such a request on its own.
+    every form. No browser sends such a request on its own. Every spelling of UTF-8 that
+    Python's codecs know is UTF-8 here, and is read as such.
     """
 
     def middleware(request):
         charset = (request.content_params or {}).get("charset", "").strip().strip('"')
         # Only form bodies are decoded by Django; the JSON API reads its body raw and answers a
         # wrong charset itself, in JSON with its error code.
-        if request.content_type in FORM_TYPES and charset and _codec(charset) != "utf-8":
-            return HttpResponse("415: send the form in UTF-8.", status=415,
-                                content_type="text/plain; charset=utf-8")
+        if request.content_type in FORM_TYPES and charset:
+            if _codec(charset) != "utf-8":
+                return HttpResponse("415: send the form in UTF-8.", status=415,
+                                    content_type="text/plain; charset=utf-8")
+            # UTF8, utf_8, U8 …: Django refuses a form whose charset is not spelled "utf-8".
+            request.encoding = "utf-8"
         return get_response(request)
 
     return middleware

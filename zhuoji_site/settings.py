@@ -202,6 +202,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+CSRF_FAILURE_VIEW = "calculator.views.errors.csrf_failure"  # says the last action was not saved
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 X_FRAME_OPTIONS = "DENY"

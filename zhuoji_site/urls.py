@@ -10,4 +10,8 @@ urlpatterns = [
     path("", include("calculator.urls")),
 ]
 
-handler500 = "calculator.views.errors.server_error"  # says whether the last action was saved
+# Each says whether the last action was saved (calculator/views/errors.py); 404.html and 429.html
+# are pages of the site's own look.
+handler400 = "calculator.views.errors.bad_request"
+handler403 = "calculator.views.errors.permission_denied"
+handler500 = "calculator.views.errors.server_error"

@@ -7,7 +7,10 @@ just did was saved.
 - a round deleted by another phone meanwhile (`access.RoundDeleted`): to the evening, told so.
 - 500 (`server_error`, Django's handler500): anything else. A write may or may not have gone
   through before the failure, so the page says to look before entering it again.
-Both render a standalone template that needs no database and none of the app's context.
+- 400 (`bad_request`) and 403 (`permission_denied`, `csrf_failure`): refused before anything was
+  done, so a write was not saved; a 403 from CSRF is nearly always a page left open too long.
+All render one standalone template (error_page.html) that needs no database and none of the app's
+context; if even that fails (a broken static manifest, say), a plain page says the same words.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template import loader
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from .access import RoundDeleted
@@ -28,8 +32,19 @@ RETRY_AFTER = 30  # seconds: a database restart or a long write
 
 
 def _page(status: int, title: str, saved: str, next_step: str) -> HttpResponse:
-    html = loader.get_template("error_page.html").render({"title": title, "saved": saved, "next": next_step})
+    context = {"title": title, "saved": saved, "next": next_step}
+    try:
+        html = loader.get_template("error_page.html").render(context)
+    except Exception:  # the page that explains a failure must not fail in turn
+        log.exception("The error page could not be rendered; answering with the plain one")
+        html = PLAIN_PAGE.format(**{key: escape(value) for key, value in context.items()})
     return HttpResponse(html, status=status)
+
+
+PLAIN_PAGE = ("<!doctype html><html><head><meta charset=\"utf-8\">"
+              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+              "<title>{title}</title></head><body><h1>{title}</h1><p>{saved}</p><p>{next}</p>"
+              "<p><a href=\"/\">/</a></p></body></html>")
 
 
 def _writing(request) -> bool:
@@ -70,3 +85,23 @@ def server_error(request):
     saved = (_("刚才的操作可能没有保存。请先打开这一晚的页面看一眼，没有的话再录一次。") if _writing(request)
              else _("这一页出错了，什么也没有改。"))
     return _page(500, _("出错了"), saved, _("出错的情况已经记下来了。"))
+
+
+def bad_request(request, exception=None):
+    """handler400: a request the app cannot read (a broken form body, an unknown host)."""
+    saved = (_("刚才的操作没有保存：手机发来的内容不完整。") if _writing(request)
+             else _("这个地址打不开，什么也没有改。"))
+    return _page(400, _("打不开"), saved, _("回到上一页刷新一下再试。"))
+
+
+def permission_denied(request, exception=None):
+    """handler403."""
+    saved = _("刚才的操作没有保存。") if _writing(request) else _("这一页不能看，什么也没有改。")
+    return _page(403, _("不能这样做"), saved, _("一晚的账要用开这一晚时给的链接打开。"))
+
+
+def csrf_failure(request, reason=""):
+    """settings.CSRF_FAILURE_VIEW: a form from a page left open for long, or after the cookies
+    were cleared. Nothing was done; reloading the page gives a fresh form."""
+    return _page(403, _("这一页放得太久了"), _("刚才的操作没有保存。"),
+                 _("刷新这一页，再做一次；记过的局都还在。"))

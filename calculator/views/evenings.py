@@ -39,10 +39,15 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well
 @require_http_methods(["GET", "POST"])
 @rate_limited("evening_new")
 def evening_new(request):
-    """开一晚. ?rules_from=<an evening's address> starts from that evening's players, stake and rules
-    (照搬规矩: either address will do, so any phone that followed the evening can). 看看规矩
+    """开一晚. ?rules_from=<an evening's read-only token> starts from that evening's players, stake
+    and rules (照搬规矩: any phone that followed the evening can; an edit token, from an older
+    link, still works). 看看规矩
     (`preview`) shows the rules as chosen so far, in words, without opening anything."""
     copied = selectors.evening_by_any_address(address=request.GET.get("rules_from", ""))
+    if copied and request.method == "GET" and request.GET["rules_from"] != copied.read_token:
+        # An older link named the edit address: go on at the read-only one, so that the edit
+        # address leaves the address bar, the history and the links this page makes.
+        return redirect(f"{reverse('calculator:evening_new')}?rules_from={copied.read_token}")
     initial = EveningForm.initial_from(
         ruleset_from_dict(copied.rules), names=selectors.evening_names(evening=copied),
         stake=selectors.evening_stake_text(evening=copied), rules_name=copied.rules_name,
@@ -61,7 +66,7 @@ def evening_new(request):
         else:
             return redirect("calculator:evening_detail", token=evening.token)
     rules = form.preview_rules() if form.is_bound else ruleset_from_dict(copied.rules) if copied else None
-    context = {"form": form, "copied": copied, "rules_from": request.GET.get("rules_from", ""), "rules": rules,
+    context = {"form": form, "copied": copied, "rules_from": copied.read_token if copied else "", "rules": rules,
                "rules_words": rules_in_words(rules) if rules else None,
                "rules_link": rules_url(rules) if rules else ""}
     response = render(request, "calculator/evening/new.html", context)

@@ -126,14 +126,15 @@ def test_a_named_rule_set_is_copied_to_the_next_evening_from_the_read_only_addre
     assert "老王家规矩 · 安顺" in board
     follow = html.unescape(client.get(reverse("calculator:evening_follow", args=[first.read_token])).content.decode())
     link = f"{reverse('calculator:evening_new')}?rules_from={first.read_token}"
-    assert link in follow  # each address copies by itself: the edit page never shows the read-only one
-    assert f"{reverse('calculator:evening_new')}?rules_from={first.token}" in board
+    assert link in follow and link in board  # both copy through the read-only address
+    assert f"rules_from={first.token}" not in board  # an edit address in a URL reaches logs (issue 18)
 
     raw = client.get(link).content.decode()
     page = html.unescape(raw)
     assert 'name="player_0" value="老王"' in page and 'name="rules_name" value="老王家规矩"' in page
     assert re.search(r'<option value="plain" selected>', page)
     assert "<dt>规则</dt>" in page  # the copied rules are shown in words before anything is changed
+    assert f'action="{link}"' in raw  # the form posts back to the read-only address
     assert client.post(link, form_data(raw)).status_code == 302  # opened as it came, untouched
     second = Evening.objects.exclude(pk=first.pk).get()
     assert second.rules == first.rules and second.rules_name == "老王家规矩"
@@ -165,3 +166,13 @@ def test_the_evening_supplies_and_stores_the_weekday():
     # An evening that does not play it stores no weekday (records read as before).
     plain = services.evening_create(names=["老王", "小李", "阿珍", "张哥"], stake=1, preset="guiyang")
     assert "weekday" not in services.round_record(evening=plain, record=example_record("E1")).record
+
+
+def test_an_older_link_with_the_edit_address_still_copies_from_the_read_only_one(client):
+    client.post(reverse("calculator:evening_new"), evening_post(preset="anshun", rules_name="老王家规矩"))
+    first = Evening.objects.get()
+    response = client.get(f"{reverse('calculator:evening_new')}?rules_from={first.token}", follow=True)
+    assert response.redirect_chain == [(f"{reverse('calculator:evening_new')}?rules_from={first.read_token}", 302)]
+    raw = response.content.decode()
+    assert 'name="rules_name" value="老王家规矩"' in html.unescape(raw)
+    assert first.token not in raw and f"rules_from={first.read_token}" in raw

@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import jsonsafe, selectors
-from ..models import MAX_BY, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round
+from ..models import MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from .evenings import clean_names, clean_rules_name, clean_stake, clean_title
@@ -83,8 +83,10 @@ def _lists(evening: Evening) -> dict[str, Iterator[dict[str, Any]]]:
             "idempotency_key": str(r.idempotency_key) if r.idempotency_key else None,
             "created_at": _when(r.created_at),
             "updated_at": _when(r.updated_at),
+            "confirmations": [{"seat": c.seat, "verdict": c.verdict, "note": c.note, "at": _when(c.at)}
+                              for c in r.confirmations.all()],
         }
-        for r in evening.rounds.order_by("number").iterator(chunk_size=100)
+        for r in evening.rounds.order_by("number").prefetch_related("confirmations").iterator(chunk_size=100)
     )
     history = (
         {"round_number": c.round_number, "kind": c.kind, "at": _when(c.at), "by": c.by,
@@ -213,6 +215,7 @@ class _Checked:
     rounds: list[Round]
     changes: list[Change]
     paid: list[PaidTransfer]
+    confirmations: list[RoundConfirmation] = field(default_factory=list)  # each with its round, unsaved
 
 
 def _check_change(data: Any, scorer: _Scorer) -> Change:
@@ -237,6 +240,22 @@ def _check_round(data: Any, scorer: _Scorer) -> Round:
     key = rebuilt.pop("idempotency_key")
     return Round(**rebuilt, idempotency_key=uuid.UUID(key) if key is not None else None,
                  created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]))
+
+
+def _check_confirmations(data: Any, round_: Round, players: int) -> list[RoundConfirmation]:
+    """确认 / 有异议 of one round (files from before issue 18 have none): one per seat at most."""
+    kept = []
+    for word in _list(data, players, "confirmations of a round"):
+        if not isinstance(word, Mapping) or word["verdict"] not in dict(RoundConfirmation.VERDICTS):
+            raise _refuse("a confirmation is 确认 or 有异议")
+        note = word.get("note", "")
+        if not isinstance(note, str) or len(note) > MAX_NOTE:
+            raise _refuse("a dispute's note is longer than a note")
+        kept.append(RoundConfirmation(round=round_, seat=_count(word["seat"], low=0, high=players - 1),
+                                      verdict=word["verdict"], note=note, at=_moment(word["at"])))
+    if len({c.seat for c in kept}) != len(kept):
+        raise _refuse("round %(n)s: a seat confirmed twice", n=round_.number)
+    return kept
 
 
 def _check_paid(data: Any, players: int) -> PaidTransfer:
@@ -276,11 +295,13 @@ def _check(data: Mapping[str, Any]) -> _Checked:
     keys = [r.idempotency_key for r in rounds if r.idempotency_key is not None]
     if len(set(numbers)) != len(numbers) or len(set(keys)) != len(keys):
         raise _refuse("two rounds share a number or a form")
+    confirmations = [word for round_, data in zip(rounds, parts["rounds"])
+                     for word in _check_confirmations(data.get("confirmations", []), round_, len(names))]
     changes = [_check_change(c, scorer) for c in parts["history"]]
     paid = [_check_paid(p, len(names)) for p in parts["paid"]]
     if sum(p.points for p in paid) > MAX_PAID_POINTS:
         raise _refuse("more paid than an evening holds")
-    return _Checked(evening, names, rounds, changes, paid)
+    return _Checked(evening, names, rounds, changes, paid, confirmations)
 
 
 # -- writing: short transactions of bulk inserts ---------------------------------------------------
@@ -305,9 +326,12 @@ def _write(checked: _Checked) -> Evening:
         evening.save()
         Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
     try:
-        for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer)):
+        # Confirmations last: each names its round, which has its id once inserted.
+        for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer),
+                            (checked.confirmations, RoundConfirmation)):
             for row in rows:
-                row.evening = evening
+                if model is not RoundConfirmation:
+                    row.evening = evening
             for start in range(0, len(rows), WRITE_CHUNK):
                 _let_others_write()
                 with transaction.atomic():

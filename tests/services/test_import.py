@@ -240,3 +240,55 @@ def test_a_file_whose_void_was_changed_imports_what_scoring_says(export):
     copy_ = services.evening_import(data=data)
     stored = {r.number: r.settlement for r in copy_.rounds.all()}
     assert stored == {r["number"]: r["settlement"] for r in export["rounds"]}
+
+
+def agreed_evening():
+    evening = make_evening()
+    first, second = record_rounds(evening, ["E1", "E2"])
+    services.round_confirm(round=first, seat=0, verdict="confirmed")
+    services.round_confirm(round=first, seat=2, verdict="disputed", note="翻牌不对")
+    services.round_confirm(round=second, seat=1, verdict="confirmed")
+    return evening
+
+
+def words(evening) -> list[tuple]:
+    from calculator.models import RoundConfirmation
+
+    return sorted((c.round.number, c.seat, c.verdict, c.note, c.at)
+                  for c in RoundConfirmation.objects.filter(round__evening=evening).select_related("round"))
+
+
+def test_confirmations_and_disputes_move_with_the_evening():
+    """Issue 18: an exported and imported evening lost who confirmed and who disputed what."""
+    evening = agreed_evening()
+    data = json.loads(json.dumps(services.evening_export(evening=evening)))  # through a file
+    assert data["rounds"][0]["confirmations"][1] == {
+        "seat": 2, "verdict": "disputed", "note": "翻牌不对", "at": data["rounds"][0]["confirmations"][1]["at"]}
+    copy_ = services.evening_import(data=data)
+    assert words(copy_) == words(evening) and len(words(copy_)) == 3
+
+
+def test_the_streamed_export_carries_them_too():
+    evening = agreed_evening()
+    streamed = json.loads("".join(services.evening_export_json(evening=evening)))
+    assert streamed == json.loads(json.dumps(services.evening_export(evening=evening)))
+
+
+def test_an_export_from_before_confirmations_still_imports():
+    data = services.evening_export(evening=agreed_evening())
+    for round_ in data["rounds"]:
+        del round_["confirmations"]
+    assert words(services.evening_import(data=data)) == []
+
+
+@pytest.mark.parametrize("damage", [
+    lambda words: words.append(dict(words[0])),                 # one seat twice
+    lambda words: words[0].update(verdict="maybe"),
+    lambda words: words[0].update(seat=7),
+    lambda words: words[0].update(note="长" * 81),
+    lambda words: words[0].update(at="2026-01-01T00:00:00"),    # no UTC offset
+])
+def test_a_damaged_confirmation_is_refused_and_nothing_is_written(damage):
+    data = services.evening_export(evening=agreed_evening())
+    damage(data["rounds"][0]["confirmations"])
+    refused(data)

@@ -93,7 +93,10 @@ def test_the_evening_page_shows_totals_chart_and_rounds_newest_first(client):
     for total in selectors.evening_totals(evening=evening):
         assert total.name in page and total.money_text in page
     assert "第3局 · 小李 坐庄" in page  # E2: 小李 self-drew, so deals next (R35)
-    assert evening.read_token not in page  # the read-only address is on the share page
+    # The read-only address is shared from the share page; here it only rides in the
+    # 照这一晚的规矩再开一晚 link, which copies rules through it rather than the edit address.
+    assert page.count(evening.read_token) == 1
+    assert f"rules_from={evening.read_token}" in page
     assert page.count(url("evening_round", evening, 1)) == 1
 
 

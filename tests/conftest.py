@@ -31,6 +31,13 @@ def pytest_configure(config):
     loopback.install()  # no test, fixture or plugin connects outside 127.0.0.0/8 (tests/loopback.py)
 
 
+def pytest_report_header(config):
+    from tests.timing import TIME_SCALE
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return f"zhuoji: browser waits x{TIME_SCALE:.1f} (ZHUOJI_TIME_SCALE; load average {load:.1f} on {os.cpu_count()} cores)"
+
+
 PURE_TESTS = Path(__file__).resolve().parent / "scoring"
 
 

@@ -2,6 +2,7 @@
 the submit binds Django's forms. On any data, both must find the same values, or both refuse."""
 from __future__ import annotations
 
+import pytest
 from django.http import QueryDict
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -38,6 +39,7 @@ def query(lists: dict[str, list[str]], prefix: str | None = None) -> QueryDict:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists=field_data, seats=st.sampled_from([3, 4]), fixed_rules=st.booleans(), fixed_stake=st.booleans(),
        prefix=st.sampled_from([None, "round"]), from_valid=st.booleans())

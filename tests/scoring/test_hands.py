@@ -90,6 +90,7 @@ def test_r7_equal_house_points_never_turn_a_da_dui_zi_into_a_ping_hu():
     assert best_reading(hand("111222333m444p55s"), points).pattern == "da_dui_zi"
 
 
+@pytest.mark.slow
 def test_r6_the_table_of_complete_suits_is_every_suit_the_readings_can_split():
     # is_complete looks suits up in a table instead of reading them: the table must hold exactly
     # the suits of up to 14 tiles (four of a kind at most) that split into sets and at most one

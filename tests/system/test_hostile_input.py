@@ -121,6 +121,7 @@ def _query_dict(data: dict):
     return query
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated_form(E1_FORM, fields=ROUND_FIELDS))
 def test_the_evening_round_form_answers_any_data_without_a_500_and_saves_only_a_valid_round(evening, data):
@@ -140,6 +141,7 @@ def test_the_evening_round_form_answers_any_data_without_a_500_and_saves_only_a_
         assert not evening_entry_is_valid(evening, data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated_form(E1_FORM, fields=ROUND_FIELDS),
        endpoint=st.sampled_from(["round_new", "round_preview", "evening_round_preview",
@@ -192,6 +194,7 @@ VALID_EVENING = {"player_0": "老王", "player_1": "小李", "player_2": "阿珍
                  "preset": "guiyang", "first_dealer": "0", "title": ""}
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated_form(VALID_EVENING, fields=EVENING_FIELDS))
 def test_the_evening_form_answers_any_data_without_a_500_and_opens_an_evening_only_when_valid(data):

@@ -340,6 +340,7 @@ def test_any_mutation_of_a_valid_record_answers_200_or_4xx(changes):
     assert_answer_is_sound(response)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(changes=mutations)
 def test_any_mutation_posted_for_a_receipt_answers_a_pdf_or_4xx(changes):

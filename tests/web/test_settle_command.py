@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from calculator.scoring import rules_for
 from tests.scoring.random_rounds import random_record
 from tests.scoring.reference import reference_needs_pass, reference_settle
@@ -152,6 +154,7 @@ def _r15_and_r34_records(plain: int, passless: int) -> list[dict]:
     return records + extra + dealers
 
 
+@pytest.mark.slow
 def test_jsonl_agrees_with_r15_and_r34_as_the_reference_reads_them(tmp_path):
     records = _r15_and_r34_records(300, 100)
     path = tmp_path / "random.jsonl"

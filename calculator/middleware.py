@@ -1,5 +1,7 @@
-"""Middleware of the app: the language choice, the cap on request size, and UTF-8 bodies only."""
+"""Middleware of the app: the language choice, the cap on request size, UTF-8 bodies only, and a
+device cookie for rate limits."""
 import codecs
+import secrets
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -86,6 +88,27 @@ def content_security_policy(get_response):
         response = get_response(request)
         if settings.CONTENT_SECURITY_POLICY:
             response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        return response
+
+    return middleware
+
+
+DEVICE_COOKIE = "zhuoji_device"
+DEVICE_COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+
+def device_cookie(get_response):
+    """Give each browser a random name of its own (no account, nothing else in it).
+
+    Rate limits count per device as well as per address (calculator/views/limits.py): the phones
+    of a club behind one NAT address each get their own budget instead of sharing one.
+    """
+
+    def middleware(request):
+        response = get_response(request)
+        if DEVICE_COOKIE not in request.COOKIES and response.get("Content-Type", "").startswith("text/html"):
+            response.set_cookie(DEVICE_COOKIE, secrets.token_urlsafe(16), max_age=DEVICE_COOKIE_AGE,
+                                secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
         return response
 
     return middleware

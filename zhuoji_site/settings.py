@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "calculator.middleware.device_cookie",
 ]
 
 ROOT_URLCONF = "zhuoji_site.urls"
@@ -167,22 +168,29 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
 MAX_REQUEST_BYTES = 10 * 1024 * 1024  # whole bodies, files included: an imported evening is at most 8 MB
 
-# Anonymous work that costs, per client IP address: (requests, seconds). A table opens an
-# evening or two a night; these only stop a script. calculator/views/limits.py
+# Anonymous work that costs: (requests, seconds) per counter. A table opens an evening or two a
+# night and records a round every few minutes; these only stop a script. Each phone (its device
+# cookie) has its own budget, so the phones of a club behind one NAT address do not share one;
+# an address has ten phones' worth; rounds count per evening. calculator/views/limits.py
+_EVENINGS = int(os.environ.get("DJANGO_RATE_EVENINGS", "30"))
+_IMPORTS = int(os.environ.get("DJANGO_RATE_IMPORTS", "20"))
 RATE_LIMITS = {
-    "evening_new": (int(os.environ.get("DJANGO_RATE_EVENINGS", "30")), 3600),
-    "evening_import": (int(os.environ.get("DJANGO_RATE_IMPORTS", "20")), 3600),
+    "evening_new": {"device": (_EVENINGS, 3600), "address": (10 * _EVENINGS, 3600)},
+    "evening_import": {"device": (_IMPORTS, 3600), "address": (10 * _IMPORTS, 3600)},
+    "round_record": {"evening": (int(os.environ.get("DJANGO_RATE_ROUNDS", "240")), 3600)},
 }
-# Rate counts and rendered evening reports. Per process unless DJANGO_CACHE_DIR names a folder
-# that all of the server's workers share (bin/run --table sets one).
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-         "LOCATION": os.environ["DJANGO_CACHE_DIR"], "OPTIONS": {"MAX_ENTRIES": 2000}}
-        if os.environ.get("DJANGO_CACHE_DIR")
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 500}}
-    )
-}
+# Rate counts and rendered evening reports: shared by every server when REDIS_URL names a Redis
+# (Django's own backend); else per process unless DJANGO_CACHE_DIR names a folder that all of
+# one machine's workers share (bin/run --table sets one).
+if os.environ.get("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["REDIS_URL"], "KEY_PREFIX": "zhuoji"}}
+elif os.environ.get("DJANGO_CACHE_DIR"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": os.environ["DJANGO_CACHE_DIR"], "OPTIONS": {"MAX_ENTRIES": 2000}}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "OPTIONS": {"MAX_ENTRIES": 500}}}
 
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)

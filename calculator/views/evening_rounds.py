@@ -24,6 +24,7 @@ from ..presentation import outcome_text, present
 from ..presentation.changes import record_changes
 from ..scoring import RecordInvalid, ruleset_from_dict
 from .access import ME_SESSION_KEY, base_context, editing, me, pdf_response, refused, round_or_404
+from .limits import rate_limited
 
 # -- rounds ------------------------------------------------------------------------------------
 
@@ -94,6 +95,7 @@ def _idempotency_key(request) -> uuid.UUID | None:
 
 @require_http_methods(["GET", "POST"])
 @editing
+@rate_limited("round_record")
 def round_new(request, evening: Evening):
     """记一局: the round form; a valid submit is stored as the evening's next round.
 

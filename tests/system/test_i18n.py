@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import ast
 import html
+import os
 import re
+import shutil
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -135,6 +139,31 @@ def test_the_compiled_catalogue_says_what_the_po_says():
             if got != want:
                 stale.append(label(entry))
     assert not stale, f"the .mo is older than the .po for {len(stale)} entries, e.g. {stale[:5]}"
+
+
+SOURCES = ("calculator", "templates", "zhuoji_site", "manage.py")
+
+
+@pytest.mark.slow
+def test_the_catalogue_is_the_one_makemessages_makes_from_the_code(tmp_path):
+    """A marked string missing from the .po shows Chinese on an English page; an entry no code
+    uses any more is a translation nobody checks. makemessages on a copy of the code must find
+    exactly the catalogue's msgids (the copy: makemessages writes where it reads)."""
+    root = Path(settings.BASE_DIR)
+    for name in SOURCES:
+        copy = shutil.copytree if (root / name).is_dir() else shutil.copy2
+        copy(root / name, tmp_path / name)
+    (tmp_path / "locale" / "en" / "LC_MESSAGES").mkdir(parents=True)
+    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "en", "-v", "0"], cwd=tmp_path,
+                   check=True, timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    made = tmp_path / "locale" / "en" / "LC_MESSAGES" / "django.po"
+
+    def msgids(entries):
+        return {(e["msgctxt"], e["msgid"]) for e in entries if e["msgid"]}
+
+    in_code, in_po = msgids(parse_po(made.read_text(encoding="utf-8"))), msgids(catalogue())
+    assert not in_code - in_po, f"marked in the code, not in the .po (run makemessages -l en and translate): {sorted(in_code - in_po)}"
+    assert not in_po - in_code, f"in the .po, used nowhere (remove them): {sorted(in_po - in_code)}"
 
 
 # -- the pages, in English -----------------------------------------------------------------------

@@ -90,7 +90,10 @@ def get(port: int, path: str, headers: dict[str, str] | None = None,
     try:
         conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        headers: dict[str, str] = {}
+        for name, value in response.getheaders():  # Set-Cookie comes once per cookie: keep them all
+            headers[name.lower()] = f"{headers[name.lower()]}\n{value}" if name.lower() in headers else value
+        return response.status, headers, response.read()
     finally:
         conn.close()
 

@@ -91,7 +91,7 @@ def hammer(port: int, requests: list[Request],
 def _csrf(port: int) -> str:
     status, headers, _ = get(port, "/round/")
     cookie = headers.get("set-cookie", "")
-    for part in cookie.split(";"):
+    for part in cookie.replace("\n", ";").split(";"):
         name, _, value = part.strip().partition("=")
         if name.endswith("csrftoken"):
             return value

@@ -295,7 +295,7 @@ class Phone:
         self.port, self.path = port, path
         status, headers, body = self.request("GET", path)
         assert status == 200
-        self.cookie = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
+        self.cookie = re.search(r"csrftoken=([^;]+)", " ".join(headers.get_all("Set-Cookie"))).group(1)
         self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
         self.latencies: list[float] = []
 

@@ -103,7 +103,7 @@ def test_every_failure_shows_our_own_page_in_production(production, monkeypatch,
 
 
 def test_the_429_page_renders_in_production(production, settings):
-    settings.RATE_LIMITS = {"evening_new": (0, 3600)}
+    settings.RATE_LIMITS = {"evening_new": {"device": (0, 3600)}}
     response = client("en").post("/evening/new/", {"player_0": "A"})
     page = response.content.decode()
     assert response.status_code == 429 and "Please try again" in page

@@ -73,6 +73,10 @@ PHONE = {
     # Pages send a Content-Security-Policy that allows no inline script; the tests' own injected
     # helpers (axe-core) are not the page's. tests/browser/test_csp.py opens pages without this.
     "bypass_csp": True,
+    # The service worker (calculator/views/app_shell.py) answers navigations and static files
+    # itself, out of sight of page.route() and set_offline(); tests/browser/test_offline_app.py
+    # lets it run, the other tests see the network as a phone without one would.
+    "service_workers": "block",
 }
 SCREENSHOT_DIR = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 

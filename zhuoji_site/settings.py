@@ -207,7 +207,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 # tests/browser/test_csp.py opens the pages with it and sees no refusal.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+    "font-src 'self'", "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'",
+    "base-uri 'none'", "form-action 'self'",
     "frame-ancestors 'none'",
 ])
 CSRF_FAILURE_VIEW = "calculator.views.errors.csrf_failure"  # says the last action was not saved

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.outage import Relay
 from tests.conftest import PHONE
 from tests.factories import make_evening, record_rounds
-from tests.timing import wait_until
+from tests.timing import scaled, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -87,3 +87,18 @@ def test_chromium_finds_the_app_installable(relay, phone):
         return [e["errorId"] for e in found if e["errorId"] != "in-incognito"]
 
     wait_until(lambda: errors() == [], 30, "no installability error")
+
+
+def test_a_phone_says_when_the_network_is_gone_and_when_it_is_back(relay, page, screenshot):
+    """The evening page polls every 5 s: the first poll that cannot reach the server shows the
+    banner, the first that gets an answer hides it."""
+    evening = make_evening()
+    page.goto(f"{relay.url}/e/{evening.token}/")
+    banner = page.locator("[data-network-banner]")
+    expect(banner).to_be_hidden()
+    relay.go_offline()
+    expect(banner).to_be_visible(timeout=scaled(15_000))
+    expect(banner).to_contain_text("没有网络")
+    screenshot(page, "offline-banner")
+    relay.go_online()
+    expect(banner).to_be_hidden(timeout=scaled(15_000))

@@ -62,25 +62,37 @@ class ChickenWorth:
     wu_gu_ji: int = 0  # 乌骨鸡 (R44)
     wu_gu_ji_tiles: int = 0
     wu_gu_ji_gold: bool = False
-    chong_feng_claimed: bool = False  # R65: the 冲锋鸡 is the claimer's
+    chong_feng_claimed: bool = False  # R65: the 冲锋鸡 of a claimed first 幺鸡 (its claimer's or discarder's)
 
     @property
     def total(self) -> int:
         return self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng + self.wu_gu_ji
 
 
-def _chong_feng_worth(record: RoundRecord, seat: int, gold: bool) -> int:
-    """冲锋鸡 (R22): the worth of this seat's unclaimed first 幺鸡; 0 where there is none (兴义).
-    Under `chong_feng_claimed` (R65) a claimed first 幺鸡 is its claimer's 冲锋鸡 instead."""
-    first, rules = record.first_yaoji, record.rules
-    holder = first.claimed_by if first is not None and first.claimed_by is not None and rules.chong_feng_claimed \
-        else first.seat if first is not None and first.claimed_by is None else None
-    if holder != seat:
-        return 0
-    return rules.chong_feng_gold if gold else rules.chong_feng
+def chong_feng_holder(table: Table) -> int | None:
+    """Whose 冲锋鸡 (R22) the first 幺鸡 is: its discarder's when unclaimed. Claimed, it is none
+    but under `chong_feng_claimed` (R65), "moved to a ready claimer": the claimer's when the claimer
+    collects chickens, or under 包鸡 (`ready_or_pay`) pays its own out; a claimer that does neither
+    (not ready, burned, 相公) leaves it with its discarder, collected if the discarder collects."""
+    record, rules = table.record, table.rules
+    first = record.first_yaoji
+    if first is None:
+        return None
+    if first.claimed_by is None:
+        return first.seat
+    if not rules.chong_feng_claimed:
+        return None
+    claimer = first.claimed_by
+    flow = "ready" if rules.chicken_flow == "to_ready" else rules.chicken_collectors
+    if table.collects(claimer, flow):
+        return claimer
+    if rules.chicken_collectors == "ready_or_pay" and claimer not in table.burned:
+        return claimer  # 包鸡: a claimer that is not ready pays it out (a shown chicken under R49)
+    return first.seat
 
 
-def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
+def chicken_worth(record: RoundRecord, seat: int, holder: int | None = None) -> ChickenWorth:
+    """A seat's chickens; `holder` is the seat whose 冲锋鸡 the first 幺鸡 is (`chong_feng_holder`)."""
     rules, data = record.rules, record.seats[seat]
     gold = YAOJI in turned_chickens(record)  # 金鸡 (R21)
     kinds = turned_chickens(record) | weekday_chickens(record)
@@ -112,8 +124,9 @@ def chicken_worth(record: RoundRecord, seat: int) -> ChickenWorth:
             turned[meld.tile] += meld.size
 
     discards = list(data.discards)
-    chong_feng = _chong_feng_worth(record, seat, gold)
-    claimed = bool(chong_feng) and record.first_yaoji.claimed_by == seat  # R65: it is in the claimer's meld
+    chong_feng = (rules.chong_feng_gold if gold else rules.chong_feng) if holder == seat else 0
+    # R65: a claimed first 幺鸡 lies in its claimer's meld, not among anybody's discards
+    claimed = bool(chong_feng) and record.first_yaoji.claimed_by is not None
     if chong_feng and not claimed and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that 幺鸡's normal worth
         discards.remove(YAOJI)  # (R51: on top of it instead)
     counted = {"all": kinds | {YAOJI} | wu, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
@@ -177,7 +190,8 @@ def settle_chickens(table: Table) -> None:
     if rules.chui_feng and record.turned == CHUI_FENG:
         table.not_counted("chui_feng", None, "chui_feng", str(CHUI_FENG))
         return  # 吹风鸡 (R55): a turned 5筒 blows every chicken and 责任鸡 away
-    worths = [chicken_worth(record, seat) for seat in range(record.players)]
+    holder = chong_feng_holder(table)
+    worths = [chicken_worth(record, seat, holder) for seat in range(record.players)]
     collectors, payers_of = _collectors_and_payers(table)
     if rules.chicken_collectors != "ready_or_pay":  # under 包鸡 a seat's chickens are its to pay
         for seat in (s for s in range(record.players) if s not in collectors):

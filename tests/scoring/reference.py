@@ -268,11 +268,19 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     if rules.chui_feng and data.get("turned") == "5p":  # R55 吹风鸡: no chickens at all
         xiang_gong()
         return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
-    counted = [_chicken_worth(data, rules, s) for s in range(n)]  # R19–R25, R48–R51
-    worth = [c[0] for c in counted]
     gold = "1s" in _turned_chickens(data, rules)
     to_ready = rules.chicken_flow == "to_ready"  # R50
     collectors = [s for s in range(n) if collects(s, "ready" if to_ready else rules.chicken_collectors)]
+    first = data.get("first_yaoji")
+    holder = None  # whose 冲锋鸡 (R22): an unclaimed first 幺鸡's discarder; R65: "a ready claimer"
+    if first and first.get("claimed_by") is None:
+        holder = first["seat"]
+    elif first and rules.chong_feng_claimed:
+        claimer = first["claimed_by"]
+        bao = rules.chicken_collectors == "ready_or_pay" and claimer not in burned  # 包鸡 pays it out
+        holder = claimer if claimer in collectors or bao else first["seat"]  # else it stays the discarder's
+    counted = [_chicken_worth(data, rules, s, holder) for s in range(n)]  # R19–R25, R48–R51
+    worth = [c[0] for c in counted]
     for c in collectors:
         for o in others(c):
             if not (to_ready and ready[o]):
@@ -286,10 +294,8 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
             elif to_ready:  # R50: its discarded 幺鸡 count for every ready seat
                 pay(s, c, counted[s][2])
             if rules.chong_feng_pays and rules.chicken_collectors != "ready_or_pay" and not ready[s]:
-                first = data.get("first_yaoji")  # R65: a not-ready holder pays out its 冲锋鸡
-                if first and first["seat"] == s and first.get("claimed_by") is None:
+                if holder == s:  # R65: a not-ready holder pays out its 冲锋鸡
                     pay(s, c, rules.chong_feng_gold if gold else rules.chong_feng)
-    first = data.get("first_yaoji")
     if (first and first.get("claimed_by") is not None and first["claimed_by"] in collectors
             and not (to_ready and ready[first["seat"]])):
         pay(first["seat"], first["claimed_by"], rules.ze_ren * (rules.gold if gold and rules.ze_ren_gold else 1))
@@ -333,7 +339,7 @@ def _turned_chickens(data: dict, rules) -> set[str]:
     return {f"{(rank - 1 + step) % 9 + 1}{suit}" for step in steps}
 
 
-def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
+def _chicken_worth(data: dict, rules, seat: int, holder: int | None) -> tuple[int, int, int]:
     """(all its chickens, those it showed: melded and discarded 幺鸡 and its 冲锋鸡 (R49), its
     discarded 幺鸡 alone (R50))."""
     raw = data["seats"][seat]
@@ -360,13 +366,10 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
     discards = tiles_of(raw.get("discards") or "")
     first = data.get("first_yaoji")
     cf = rules.chong_feng_gold if g > 1 else rules.chong_feng  # the worth that applies (RULE-DECISIONS #3)
-    if first and first["seat"] == seat and first.get("claimed_by") is None and cf > 0:
-        if not rules.chong_feng_on_top:  # R51: on top of the tile's own worth
-            discards.remove("1s")
-        worth += cf
-        shown += cf
-    if first and first.get("claimed_by") == seat and rules.chong_feng_claimed:  # R65: the claimer's now
-        worth += cf
+    if holder == seat:
+        if first.get("claimed_by") is None and cf > 0 and not rules.chong_feng_on_top:
+            discards.remove("1s")  # the 冲锋鸡 replaces the tile's own worth; R51: on top of it
+        worth += cf  # R65: a claimed one is in the claimer's meld, counted there as a 幺鸡
         shown += cf
     counted = {"all": kinds | {"1s"} | ({"8p"} if wu else set()), "yaoji": {"1s"}, "none": set()}[
         rules.chicken_discards]

@@ -10,7 +10,7 @@ import pytest
 from calculator.scoring import PRESETS, RecordInvalid, settle_record
 
 from .factory import discard_win, draw, item_set, record, seat, self_draw, settle
-from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED
+from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED, ZE_REN_NOT_READY
 from .test_win import DA_DUI, FILL_A, FILL_B, PING_BARE, READY_1, ROBBED
 
 VARIANT_OPTIONS = {
@@ -522,3 +522,78 @@ def test_r65_a_not_ready_holder_pays_each_ready_seat(players, turned, each):
         (holder, r, each, "R65") for r in ready]
     off = settle(seats, outcome, turned=turned, first_yaoji=(holder, None))
     assert not item_set(off, "ji.chong_feng")  # off (every preset): a not-ready seat's 冲锋鸡 is nothing
+
+
+# R65 "moved to a ready claimer" (issue 21): seat 1 ponged seat 3's first 幺鸡 (its own three 幺鸡 are
+# worth 3) but is not ready; seat 0 wins 大对子 (V = 5) on seat 2's 7条. Seat 3 is ready (waits 9筒)
+# in the first fixture, not ready in the second.
+CLAIMED_NOT_READY = [*ZE_REN_NOT_READY[:3], "456s345m678m456p9p"]
+
+
+@pytest.mark.parametrize("seats, options, net", [
+    # Without 包鸡 a claimer that is not ready pays no 冲锋鸡: it stays its ready discarder's, which
+    # collects 2 from each other seat, whether chong_feng_pays is on or not:
+    # seat 0: 5 − 2; seat 1: −2; seat 2: −5 − 2; seat 3: 3 × 2.
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True}, [3, -2, -7, 6]),
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True}, [3, -2, -7, 6]),
+    # 包鸡 (R24): the not-ready claimer pays its own out, 3 幺鸡 + 冲锋鸡 2 = 5 to each ready seat
+    # (0 and 3): seat 0: 5 + 5; seat 1: −10; seat 2: −5; seat 3: +5. chong_feng_pays adds nothing.
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chicken_collectors": "ready_or_pay"}, [10, -10, -5, 5]),
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True,
+                         "chicken_collectors": "ready_or_pay"}, [10, -10, -5, 5]),
+    # Both claimer and discarder not ready: the 冲锋鸡 stays seat 3's and is collected by nobody
+    # ([5, 0, −5, 0] as without R65); with chong_feng_pays seat 3, a not-ready holder, pays the one
+    # ready seat 2: seat 0: 5 + 2; seat 3: −2.
+    (ZE_REN_NOT_READY, {"chong_feng_claimed": True}, [5, 0, -5, 0]),
+    (ZE_REN_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True}, [7, 0, -5, -2]),
+])
+def test_r65_a_claimer_that_is_not_ready_leaves_the_chong_feng_with_its_discarder(seats, options, net):
+    s = settle(seats, discard_win(2, (0, "7s")), first_yaoji=(3, 1), options=options)
+    assert [h.ready for h in s.hands][1] is False
+    assert s.net == net
+    # The 冲锋鸡 is seat 3's in every row: collected by it, or paid out by it, never seat 1's.
+    assert all(3 in (i.payer, i.payee) for i in s.items if i.reason == "ji.chong_feng")
+    assert {i.rule for i in s.items if i.reason == "ji.chong_feng"} <= {"R65"}
+
+
+# The record of issue 21 (a public engine's table rules): seat 0, ready, discarded the first 幺鸡; seat 1,
+# not ready, ponged it; the dealer, seat 2, self-draws 平胡 on 1万. Turned 2万: 3万 are the 翻牌鸡.
+ISSUE_21_RECORD = {
+    "preset": "guiyang",
+    "options": {"patterns": {"xiao_qi_dui": 7, "long_qi_dui": 10, "qing_qi_dui": 17, "qing_long_qi_dui": 20},
+                "jian_dou_san": True, "wu_gu_ji": 1, "dou_reverse": True, "chicken_flow": "to_ready",
+                "chong_feng_on_top": True, "chong_feng_claimed": True, "chong_feng_pays": True,
+                "ze_ren_gold": False, "dan_diao": 17, "robbed_kong": "four_v", "hot_shot_bonus": "double"},
+    "dealer": 2,
+    "seats": [
+        {"concealed": "2m 3m 4m 4s 4s 1p 2p 3p 5p 6p 7p 7p 8p", "melds": [], "discards": "7s 9m 7m 4m"},
+        {"concealed": "3s 4s 4p 5p 7p 8p 9p",
+         "melds": [{"type": "kong", "kind": "dian", "tile": "8m", "from": 2}, {"type": "pong", "tile": "1s", "from": 0}],
+         "discards": "3m 5p 5m 7m 8s 9s"},
+        {"concealed": "1m 2m 3m 5m 5m 1p 2p 3p 9p 9p 9p", "melds": [{"type": "pong", "tile": "9m", "from": 3}],
+         "discards": "6p 5s 9s 6p 8s 1p"},
+        {"concealed": "1m 2m 3m 6m 6m 7m 4p 5p 7p 8p", "melds": [{"type": "pong", "tile": "2s", "from": 0}],
+         "discards": "2p 6s 6s 8s 9s 2p"},
+    ],
+    "turned": "2m",
+    "first_yaoji": {"seat": 0, "claimed_by": 1},
+    "outcome": {"type": "win", "from": None, "winners": [{"seat": 2, "tile": "1m"}], "after_kong": False},
+}
+
+
+@pytest.mark.parametrize("pays", [False, True])
+def test_r65_issue_21_record_the_chong_feng_stays_with_its_ready_discarder(pays):
+    data = {**ISSUE_21_RECORD, "options": {**ISSUE_21_RECORD["options"], "chong_feng_pays": pays}}
+    s = settle_record(data)
+    assert [h.status for h in s.hands] == ["ready", "not_ready", "won", "not_ready"]
+    # 自摸 平胡 (R12): 1 + 1 = 2 from each of seats 0, 1, 3.            seat 2: +6
+    # 豆 倒赔 (R52): not-ready seat 1's 点豆 of 8万, fed by ready seat 2, 见豆三 3.   1 → 2: 3
+    # chicken_flow to_ready (R50): ready seats 0 and 2 collect from not-ready seats 1 and 3 only.
+    #   seat 0: 3万 (翻牌鸡) 1 + 8筒 (乌骨鸡 1) 1 + the 冲锋鸡 2 (it stays seat 0's: seat 1 is not
+    #   ready and there is no 包鸡) = 4 from each of seats 1 and 3;    seat 0: +8
+    #   seat 2: 3万 1 from each of seats 1 and 3;                        seat 2: +2
+    # 责任鸡: none (seat 1 collects nothing); nobody pays a 冲锋鸡 out (the holder, seat 0, is ready).
+    # seat 0: −2 + 8 = 6; seat 1: −2 − 3 − 4 − 1 = −10; seat 2: 6 + 3 + 2 = 11; seat 3: −2 − 4 − 1 = −7.
+    # (Before the fix: [2, −8, 11, −5], and [4, −12, 13, −5] with chong_feng_pays: seat 1 paid 2 + 2.)
+    assert s.net == [6, -10, 11, -7]
+    assert item_set(s, "ji.chong_feng") == [(1, 0, 2, "ji.chong_feng", "R65"), (3, 0, 2, "ji.chong_feng", "R65")]

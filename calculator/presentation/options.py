@@ -121,7 +121,8 @@ OPTIONS: list[Option] = [
     Option("bao_ji", gettext_lazy("包鸡"), {
         "all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")}, "house"),
     Option("chicken_flow", gettext_lazy("鸡怎么流"), {
-        "all": gettext_lazy("收鸡的向其余每家收"), "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")}, "house"),
+        "all": gettext_lazy("收鸡的向其余每家收"), "to_ready": gettext_lazy("鸡只从没叫的流向有叫的"),
+        "to_ready_chong_feng_all": gettext_lazy("鸡只从没叫的流向有叫的，冲锋鸡其余每家都付")}, "house"),
     Option("chong_feng_on_top", gettext_lazy("冲锋鸡另加"), YES_NO, "house"),
     Option("dou_reverse", gettext_lazy("豆倒赔"), YES_NO, "house"),
     Option("cap", gettext_lazy("封顶"), _points_or(gettext_lazy("不封顶")), "house"),

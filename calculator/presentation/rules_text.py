@@ -150,7 +150,8 @@ RULES: list[tuple[str, str, str]] = [
     ("R50", gettext_noop("鸡只从没叫的流向有叫的"),
      gettext_noop("有叫的人之间不互相付鸡：每个有叫的（胡了的也算）只向每个没叫的收它的鸡；都有叫就谁也不付鸡。"
                   "没叫的人打出去的幺鸡，按张付给每个有叫的人（包鸡时已经算在包鸡里）。责任鸡只由没叫的人付。"
-                  "谁收鸡的选项（R24）这时只看有没有叫。{v_chicken_flow}")),
+                  "谁收鸡的选项（R24）这时只看有没有叫。有叫的人的冲锋鸡也算它的鸡，只由没叫的人付；"
+                  "有的桌（“冲锋鸡其余每家都付”）其余每家都付给它，有叫的也付。{v_chicken_flow}")),
     ("R51", gettext_noop("冲锋鸡另加"),
      gettext_noop("冲锋鸡不代替那张幺鸡平常的算法，而是在它上面另加冲锋鸡的番数（金鸡时用金鸡的番数）。"
                   "{v_chong_feng_on_top}")),
@@ -171,7 +172,8 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("报了听的牌，V 和叫的番数按牌型番数和报听番数中较大的算，而不是两个相加。{v_declare_floor}")),
     ("R59", gettext_noop("庄家加番、连庄"),
      gettext_noop("庄家胡了，每个付它的人多付；庄家付别人的胡牌钱也多付：多 {dealer_bonus}，"
-                  "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。{v_dealer}")),
+                  "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。"
+                  "庄家抢杠胡了，被抢的一家替其余每家付，多付（家数 − 1）份。{v_dealer}")),
     ("R56", gettext_noop("杀报按报的种类"),
      gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
                   "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
@@ -193,8 +195,10 @@ RULES: list[tuple[str, str, str]] = [
                   "有叫的才收（照 R24）。星期一的 1条 还是幺鸡。一晚上打的局按各自打的那天算，记在每一局里；"
                   "单独算一局就按今天。{v_xing_qi_ji}")),
     ("R65", gettext_noop("冲锋鸡归碰杠的人、没叫的冲锋鸡反赔"),
-     gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。{v_chong_feng_claimed}"
-                  "打出冲锋鸡的人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
+     gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。"
+                  "碰杠的人不收鸡（没叫、被烧、相公）又不包鸡时，它不付冲锋鸡：冲锋鸡还是打出的人的，打出的人收鸡就收。"
+                  "{v_chong_feng_claimed}"
+                  "冲锋鸡的主人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
                   "{v_chong_feng_pays}")),
 ]
 
@@ -294,7 +298,8 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_hot_shot": _in_use(r.hot_shot_bonus == "double"),
         "v_ben_ji": _in_use(r.turned_chicken in ("self", "self_next")),
         "v_bao_ji": _in_use(r.bao_ji == "shown"),
-        "v_chicken_flow": _in_use(r.chicken_flow == "to_ready"),
+        "v_chicken_flow": _in_use(r.flows_to_ready, _("有叫的人的冲锋鸡其余每家都付。")
+                                  if r.chicken_flow == "to_ready_chong_feng_all" else ""),
         "v_chong_feng_on_top": _in_use(r.chong_feng_on_top),
         "v_dou_reverse": _in_use(r.dou_reverse),
         "v_cap": _in_use(bool(r.cap), _("封顶 {points}。").format(points=_points(r.cap))),

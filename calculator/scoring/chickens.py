@@ -83,7 +83,7 @@ def chong_feng_holder(table: Table) -> int | None:
     if not rules.chong_feng_claimed:
         return None
     claimer = first.claimed_by
-    flow = "ready" if rules.chicken_flow == "to_ready" else rules.chicken_collectors
+    flow = "ready" if rules.flows_to_ready else rules.chicken_collectors
     if table.collects(claimer, flow):
         return claimer
     if rules.chicken_collectors == "ready_or_pay" and claimer not in table.burned:
@@ -174,10 +174,11 @@ def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
 
 def _collectors_and_payers(table: Table) -> tuple[list[int], dict[int, list[int]]]:
     """Who collects chickens, and from whom. R50 (`chicken_flow: to_ready`): ready seats collect
-    from the seats that are not ready only, and never pay each other."""
+    from the seats that are not ready only, and never pay each other (`to_ready_chong_feng_all`:
+    but for a 冲锋鸡, see `settle_chickens`)."""
     record, rules = table.record, table.rules
     seats = range(record.players)
-    if rules.chicken_flow == "to_ready":
+    if rules.flows_to_ready:
         collectors = [s for s in seats if table.collects(s, "ready")]
         payers = [s for s in seats if not table.hands[s].ready]
         return collectors, {seat: payers for seat in collectors}
@@ -199,16 +200,20 @@ def settle_chickens(table: Table) -> None:
     for seat in collectors:
         for payer in payers_of[seat]:
             _charge(table, payer, seat, worths[seat])
+        if rules.chicken_flow == "to_ready_chong_feng_all":  # R50: a ready holder's 冲锋鸡 from every other seat
+            for payer in (s for s in record.others(seat) if s not in payers_of[seat]):
+                table.pay(payer, seat, worths[seat].chong_feng, "ji.chong_feng", "R50",
+                          ("chong_feng_gold",) if worths[seat].gold else ("chong_feng",))
     not_collecting = [s for s in range(record.players) if s not in collectors and s not in table.burned]
     if rules.chicken_collectors == "ready_or_pay":
         shown = rules.bao_ji == "shown"
         for seat in not_collecting:
-            if rules.chicken_flow == "to_ready" and table.hands[seat].ready:
+            if rules.flows_to_ready and table.hands[seat].ready:
                 continue  # a ready seat that collects nothing (burned) still pays no 包鸡
             points = worths[seat].shown if shown else worths[seat].total
             for payee in collectors:  # 包鸡: a seat that is not ready pays out its own chickens
                 table.pay(seat, payee, points, "ji.bao", "R49" if shown else "R24", ("bao_ji", points))
-    elif rules.chicken_flow == "to_ready":
+    elif rules.flows_to_ready:
         for seat in not_collecting:  # R50: its discarded 幺鸡 count for every ready seat
             if table.hands[seat].ready:
                 continue
@@ -231,7 +236,7 @@ def _not_collected(table: Table, seat: int, worth: ChickenWorth) -> None:
     paying = seat not in table.burned and not table.hands[seat].ready
     if worth.chong_feng and not (rules.chong_feng_pays and paying):
         table.not_counted("chong_feng", seat, why)
-    paid_out = worth.discarded if rules.chicken_flow == "to_ready" and paying else 0
+    paid_out = worth.discarded if rules.flows_to_ready and paying else 0
     if rest := worth.total - worth.chong_feng - paid_out:
         table.not_counted("ji", seat, why, rest)
 
@@ -241,7 +246,7 @@ def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> 
     first, rules = table.record.first_yaoji, table.rules
     if first is None or first.claimed_by is None or first.claimed_by not in collectors:
         return
-    if rules.chicken_flow == "to_ready" and table.hands[first.seat].ready:
+    if rules.flows_to_ready and table.hands[first.seat].ready:
         return  # R50: ready seats do not pay each other's chickens
     gold = worths[first.claimed_by].gold
     doubled = gold and rules.ze_ren_gold  # R54: some tables never double it

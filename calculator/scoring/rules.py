@@ -41,7 +41,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "draw_dealer": ("stay", "anshun", "xingyi"),
     # House-rule variants (VARIANTS.md, R45 on): off in every preset.
     "bao_ji": ("all", "shown"),  # R49
-    "chicken_flow": ("all", "to_ready"),  # R50
+    "chicken_flow": ("all", "to_ready", "to_ready_chong_feng_all"),  # R50
     "dian_payer": ("feeder", "konger"),  # R57
 }
 # Options that map fixed keys to whole points.
@@ -129,6 +129,11 @@ class RuleSet:
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""
         return 3 if self.jian_dou_san else self.dou_values[kind]
+
+    @property
+    def flows_to_ready(self) -> bool:
+        """R50: chickens flow only from not-ready to ready seats (either value of it)."""
+        return self.chicken_flow != "all"
 
     @property
     def allows_mei_jiao(self) -> bool:

@@ -213,7 +213,8 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     def pay_hu(payer: int, payee: int, points: int) -> None:  # R59: the dealer's win or loss moves more
         pay(payer, payee, points)
         if points and dealer_extra and dealer in (payer, payee):
-            pay(payer, payee, dealer_extra)
+            # a dealer robbing a kong: the robbed seat pays for each of the N − 1 others (R14)
+            pay(payer, payee, dealer_extra * (n - 1 if robbed and payee == dealer else 1))
 
     for w in winners:  # R11–R14
         v = value[w]
@@ -269,7 +270,7 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
         xiang_gong()
         return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
     gold = "1s" in _turned_chickens(data, rules)
-    to_ready = rules.chicken_flow == "to_ready"  # R50
+    to_ready = rules.chicken_flow in ("to_ready", "to_ready_chong_feng_all")  # R50
     collectors = [s for s in range(n) if collects(s, "ready" if to_ready else rules.chicken_collectors)]
     first = data.get("first_yaoji")
     holder = None  # whose 冲锋鸡 (R22): an unclaimed first 幺鸡's discarder; R65: "a ready claimer"
@@ -281,10 +282,13 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
         holder = claimer if claimer in collectors or bao else first["seat"]  # else it stays the discarder's
     counted = [_chicken_worth(data, rules, s, holder) for s in range(n)]  # R19–R25, R48–R51
     worth = [c[0] for c in counted]
+    cf = rules.chong_feng_gold if gold else rules.chong_feng
     for c in collectors:
         for o in others(c):
             if not (to_ready and ready[o]):
                 pay(o, c, worth[c])
+            elif rules.chicken_flow == "to_ready_chong_feng_all" and holder == c:
+                pay(o, c, cf)  # R50's other table: every other seat pays a ready holder's 冲锋鸡
     for s in range(n):
         if s in collectors or s in burned or (to_ready and ready[s]):
             continue

@@ -39,7 +39,7 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45", "R62"}, "hu.hot_shot": {"R13", "R47"},
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
-    "ji.chong_feng": {"R22", "R51", "R65"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
+    "ji.chong_feng": {"R22", "R50", "R51", "R65"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
     "ji.wu_gu_ji": {"R44"}, "ji.xing_qi": {"R64"},
 }
@@ -51,7 +51,7 @@ VARIANT_ON = {
     "R47": lambda r: r.hot_shot_bonus == "double",
     "R48": lambda r: r.turned_chicken in ("self", "self_next"),
     "R49": lambda r: r.bao_ji == "shown",
-    "R50": lambda r: r.chicken_flow == "to_ready",
+    "R50": lambda r: r.chicken_flow in ("to_ready", "to_ready_chong_feng_all"),
     "R51": lambda r: r.chong_feng_on_top,
     "R52": lambda r: r.dou_reverse,
     "R53": lambda r: r.cap > 0,

@@ -16,7 +16,7 @@ from .test_win import DA_DUI, FILL_A, FILL_B, PING_BARE, READY_1, ROBBED
 VARIANT_OPTIONS = {
     "self_draw": ("plain", "double_plus_one"), "robbed_kong": ("pay_all_plain", "four_v", "v_plus_one"),
     "hot_shot_bonus": ("double",), "turned_chicken": ("self", "self_next"), "bao_ji": ("shown",),
-    "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
+    "chicken_flow": ("to_ready", "to_ready_chong_feng_all"), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
     "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
@@ -162,6 +162,33 @@ def test_r50_when_every_seat_is_ready_no_chicken_moves():
     s = settle(seats, discard_win(2, (0, "5m")), options={"chicken_flow": "to_ready"})
     assert all(h.ready for h in s.hands)
     assert s.net == [5, 0, -5]  # the 大对子 alone
+
+
+# Who pays a ready holder's 冲锋鸡 under R50 (issue 21, decision 3): seat 3 (ready) discarded the
+# unclaimed first 幺鸡; seat 0 wins 大对子 (V = 5) on seat 2's 7条; seats 1 and 2 are not ready.
+@pytest.mark.parametrize("flow, turned, net, ready_pays", [
+    # to_ready: only the not-ready seats 1 and 2 pay seat 3 its 冲锋鸡 2 (the winner, ready, does not):
+    # seat 0: 5; seat 1: −2; seat 2: −5 − 2; seat 3: 2 × 2.
+    ("to_ready", None, [5, -2, -7, 4], False),
+    # to_ready_chong_feng_all (the table R50 comes from): every other seat pays it, the winner too:
+    # seat 0: 5 − 2; seat 1: −2; seat 2: −7; seat 3: 3 × 2.
+    ("to_ready_chong_feng_all", None, [3, -2, -7, 6], True),
+    # 金鸡 (turned 9条): the 冲锋金鸡 4. to_ready: seat 3: 2 × 4; the other: 3 × 4, seat 0: 5 − 4.
+    ("to_ready", "9s", [5, -4, -9, 8], False),
+    ("to_ready_chong_feng_all", "9s", [1, -4, -9, 12], True),
+])
+def test_r50_who_pays_a_ready_holders_chong_feng(flow, turned, net, ready_pays):
+    s = settle(CHONG_FENG, discard_win(2, (0, "7s")), turned=turned, first_yaoji=(3, None),
+               options={"chicken_flow": flow})
+    assert s.net == net
+    paid_by_winner = [i for i in s.items if i.reason == "ji.chong_feng" and i.payer == 0]
+    assert [(i.payee, i.rule) for i in paid_by_winner] == ([(3, "R50")] if ready_pays else [])
+
+
+def test_r50_chong_feng_all_moves_nothing_else_between_ready_seats():
+    # COLLECTORS has no 冲锋鸡: both values of R50 settle it alike ([9, 2, −3, −8], see above).
+    for flow in ("to_ready", "to_ready_chong_feng_all"):
+        assert settle(COLLECTORS, discard_win(3, (0, "5m")), options={"chicken_flow": flow}).net == [9, 2, -3, -8]
 
 
 # ---------------------------------------------------------------------------------- R51 冲锋鸡 on top
@@ -323,6 +350,35 @@ def test_r59_three_players():
     # Seat 0 self-draws 平胡 while seat 2 deals: seat 1 pays 2, the dealer 2 + 1.
     data = record([PING_BARE, READY_1, FILL_A], self_draw(0, "8m"), dealer=2, options={"dealer_bonus": 1})
     assert settle_record(data).net == [5, -2, -3]
+
+
+# The dealer robbing a kong (issue 21, decision 2): R14 has the robbed seat pay what a self-draw would
+# cost all the others, so it pays the bonus as each of them would, (N − 1) × bonus.
+@pytest.mark.parametrize("dealer, robbed_kong, hu, extra", [
+    # Seat 0 (平胡 V = 1) robs seat 2's 5条; ROBBED's pay_all is 3 × (1 + 1) = 6.
+    (0, "pay_all", 6, 3 * 1),          # the dealer wins: 3 × 1 (a dealer's 自摸 moves 1 more per payer)
+    (0, "qing_yi_se", 10, 3 * 1),      # 兴义's single payment, max(1, 清一色 10): still 3 × 1
+    (0, "v_plus_one", 2, 3 * 1),       # R46 V + 1: 3 × 1
+    (2, "pay_all", 6, 1),              # the robbed seat deals: it pays as the dealer would, once
+    (1, "pay_all", 6, 0),              # a third seat deals: neither wins nor pays, nothing moves
+])
+def test_r59_the_dealer_robbing_a_kong_is_paid_the_bonus_for_every_other_seat(dealer, robbed_kong, hu, extra):
+    s = settle(ROBBED, discard_win(2, (0, "5s"), robbed=True), dealer=dealer,
+               options={"dealer_bonus": 1, "robbed_kong": robbed_kong})
+    assert item_set(s, "hu.robbed")[0][:3] == (2, 0, hu)
+    assert item_set(s, "hu.dealer") == ([(2, 0, extra, "hu.dealer", "R59")] if extra else [])
+
+
+def test_r59_the_dealer_robbing_a_kong_at_three_seats_with_a_streak():
+    # Three seats, the dealer (seat 0) robs seat 2's 5条 in its third round in a row (streak 2):
+    # extra = 1 + 1 × 2 = 3 per payer, and seat 2 pays for both others: 2 × 3 = 6 besides the
+    # 2 × (1 + 1) = 4 of R14. Without the options [0, −4, 4]: seat 0: 0 + 6; seat 2: 4 − 6.
+    data = record([ROBBED[0], ROBBED[1], "11s789m78p P5s<1 M9s"], discard_win(2, (0, "5s"), robbed=True),
+                  options={"dealer_bonus": 1, "dealer_streak_bonus": 1})
+    data["dealer_streak"] = 2
+    s = settle_record(data)
+    assert item_set(s, "hu.dealer") == [(2, 0, 6, "hu.dealer", "R59")]
+    assert s.net == [6, -4, -2]
 
 
 # ---------------------------------------------------------------------------------- R60 单钓 / 大吊车

@@ -146,7 +146,7 @@ RULES: list[tuple[str, str, str]] = [
                   "（“翻牌鸡”选项，R19）。{v_ben_ji}")),
     ("R49", gettext_noop("包鸡只包亮出来的"),
      gettext_noop("包鸡（R24）时，没叫的一家只按它亮在桌上的鸡付给每个收鸡的人：碰杠的和打出去的幺鸡、"
-                  "它的冲锋鸡；手里藏着的鸡和手里的翻牌鸡不算。{v_bao_ji}")),
+                  "它的冲锋鸡；手里藏着的鸡和翻牌鸡不算——碰杠的翻牌鸡也不算。{v_bao_ji}")),
     ("R50", gettext_noop("鸡只从没叫的流向有叫的"),
      gettext_noop("有叫的人之间不互相付鸡：每个有叫的（胡了的也算）只向每个没叫的收它的鸡；都有叫就谁也不付鸡。"
                   "没叫的人打出去的幺鸡，按张付给每个有叫的人（包鸡时已经算在包鸡里）。责任鸡只由没叫的人付。"
@@ -185,7 +185,8 @@ RULES: list[tuple[str, str, str]] = [
                   "{qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。{v_duo_long}")),
     ("R62", gettext_noop("天胡、地胡"),
      gettext_noop("庄家起手 14 张就胡是天胡，闲家第一次摸牌就自摸是地胡（记录里勾上“天胡/地胡”）："
-                  "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型；没定这个数的，牌型番数再加 {tian_di_bonus}，"
+                  "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型。这就是每家付的全部：不再加自摸的 1、报听或杠上开花"
+                  "（习惯“33 + 自摸”的桌，天胡要定成 34）。没定这个数的，牌型番数再加 {tian_di_bonus}，"
                   "照自摸付。{v_tian_di}")),
     ("R63", gettext_noop("开局跟"),
      gettext_noop("庄家打的第一张，其余每家的第一张都跟着打了同一张（记录里勾上“开局跟”）：庄家付其余每家 {gen_zhuang}。"
@@ -200,6 +201,18 @@ RULES: list[tuple[str, str, str]] = [
                   "{v_chong_feng_claimed}"
                   "冲锋鸡的主人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
                   "{v_chong_feng_pays}")),
+    ("R66", gettext_noop("庄家加番只算庄家胡"),
+     gettext_noop("庄家加番、连庄（R59）只在庄家胡的时候算：庄家付别人的胡牌钱不多付。{v_dealer_bonus_win_only}")),
+    ("R67", gettext_noop("碰杠哪张幺鸡都算责任鸡"),
+     gettext_noop("不只第一张幺鸡：一家碰或杠了别人打出的幺鸡（记下了是谁打的），打出的人都付它责任鸡，"
+                  "番数和谁收照 R23（金鸡照 R23、R54）。第一张只算一次。{v_ze_ren_every}")),
+    ("R68", gettext_noop("没叫打出的乌骨鸡也付"),
+     gettext_noop("鸡只从没叫的流向有叫的（R50）、又算乌骨鸡（R44）时：没叫的人打出去的 8筒 跟它打出去的幺鸡一样，"
+                  "按张付给每个有叫的人（金乌骨鸡照 R44 算）。包鸡时已经算在包鸡里。{v_wu_gu_ji_to_ready}")),
+    ("R69", gettext_noop("没叫的合付打出的幺鸡"),
+     gettext_noop("鸡只从没叫的流向有叫的（R50）时，没叫的人打出去的幺鸡（R68 时连 8筒）不是各付各的，而是合在一起："
+                  "每个没叫的人都按所有没叫的人打出去的总数，付给每个有叫的人。被烧的不算在内。包鸡时不用这一条。"
+                  "{v_discard_pool}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -318,6 +331,8 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_xing_qi_ji": _in_use(r.xing_qi_ji),
         "v_chong_feng_claimed": _in_use(r.chong_feng_claimed), "v_chong_feng_pays": _in_use(r.chong_feng_pays),
         "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
+        "v_dealer_bonus_win_only": _in_use(r.dealer_bonus_win_only), "v_ze_ren_every": _in_use(r.ze_ren_every),
+        "v_wu_gu_ji_to_ready": _in_use(r.wu_gu_ji_to_ready), "v_discard_pool": _in_use(r.discard_pool),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),

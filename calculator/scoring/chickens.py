@@ -63,6 +63,8 @@ class ChickenWorth:
     wu_gu_ji_tiles: int = 0
     wu_gu_ji_gold: bool = False
     chong_feng_claimed: bool = False  # R65: the 冲锋鸡 of a claimed first 幺鸡 (its claimer's or discarder's)
+    wu_discarded: int = 0  # the discarded 8筒 alone, as R44 counts them (R68)
+    wu_discarded_tiles: int = 0
 
     @property
     def total(self) -> int:
@@ -145,13 +147,13 @@ def chicken_worth(record: RoundRecord, seat: int, holder: int | None = None) -> 
         else:
             turned[tile] += 1
     wu_gold = WU_GU_JI in wu and WU_GU_JI in kinds
-    wu_on_table = (wu_melded * wu_each
-                   + wu_discarded * rules.wu_gu_ji * (rules.gold if wu_gold and rules.gold_discards else 1))
+    wu_out = wu_discarded * rules.wu_gu_ji * (rules.gold if wu_gold and rules.gold_discards else 1)
+    wu_on_table = wu_melded * wu_each + wu_out
     return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold,
                         shown=shown + discarded + chong_feng + wu_on_table, discarded=discarded,
                         discarded_tiles=discarded_tiles, wu_gu_ji=wu_held * wu_each + wu_on_table,
                         wu_gu_ji_tiles=wu_held + wu_melded + wu_discarded, wu_gu_ji_gold=wu_gold,
-                        chong_feng_claimed=claimed)
+                        chong_feng_claimed=claimed, wu_discarded=wu_out, wu_discarded_tiles=wu_discarded)
 
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
@@ -214,12 +216,7 @@ def settle_chickens(table: Table) -> None:
             for payee in collectors:  # 包鸡: a seat that is not ready pays out its own chickens
                 table.pay(seat, payee, points, "ji.bao", "R49" if shown else "R24", ("bao_ji", points))
     elif rules.flows_to_ready:
-        for seat in not_collecting:  # R50: its discarded 幺鸡 count for every ready seat
-            if table.hands[seat].ready:
-                continue
-            for payee in collectors:
-                table.pay(seat, payee, worths[seat].discarded, "ji.yaoji", "R50",
-                          ("gold" if worths[seat].gold else "yaoji", worths[seat].discarded_tiles))
+        _flow_discards(table, [s for s in not_collecting if not table.hands[s].ready], collectors, worths)
     if rules.chong_feng_pays and rules.chicken_collectors != "ready_or_pay":  # (包鸡 bills it already)
         for seat in not_collecting:  # R65: a 冲锋鸡 holder that is not ready pays it to each collector
             if not table.hands[seat].ready:
@@ -229,6 +226,32 @@ def settle_chickens(table: Table) -> None:
     _ze_ren(table, collectors, worths)
 
 
+def _discards_owed(rules, worth: ChickenWorth) -> tuple[int, int, int, int]:
+    """What a not-ready seat's discards cost it per collector under R50: (幺鸡 worth, tiles), and
+    (8筒 worth, tiles) under R68."""
+    wu = (worth.wu_discarded, worth.wu_discarded_tiles) if rules.wu_gu_ji_to_ready else (0, 0)
+    return worth.discarded, worth.discarded_tiles, *wu
+
+
+def _flow_discards(table: Table, payers: list[int], collectors: list[int], worths: list[ChickenWorth]) -> None:
+    """R50: a not-ready seat's discarded 幺鸡 (R68: and 8筒) count for every ready seat; each pays
+    its own, or (R69 `discard_pool`) every not-ready seat pays for all of them together."""
+    rules = table.rules
+    owed = {seat: _discards_owed(rules, worths[seat]) for seat in payers}
+    if rules.discard_pool and owed:
+        pool = tuple(sum(column) for column in zip(*owed.values()))
+        owed = {seat: pool for seat in payers}
+    pooled = (("discard_pool",),) if rules.discard_pool else ()
+    for seat in payers:
+        yaoji, yaoji_tiles, wu, wu_tiles = owed[seat]
+        worth = worths[seat]
+        for payee in collectors:
+            table.pay(seat, payee, yaoji, "ji.yaoji", "R69" if pooled else "R50",
+                      ("gold" if worth.gold else "yaoji", yaoji_tiles), *pooled)
+            table.pay(seat, payee, wu, "ji.wu_gu_ji", "R69" if pooled else "R68",
+                      ("wu_gu_ji_gold" if worth.wu_gu_ji_gold else "wu_gu_ji", wu_tiles), *pooled)
+
+
 def _not_collected(table: Table, seat: int, worth: ChickenWorth) -> None:
     """A seat that does not collect: its 冲锋鸡 and its other chickens count for nothing (R24),
     but for what it pays out itself: its 冲锋鸡 under R65, its discarded 幺鸡 under R50."""
@@ -236,21 +259,37 @@ def _not_collected(table: Table, seat: int, worth: ChickenWorth) -> None:
     paying = seat not in table.burned and not table.hands[seat].ready
     if worth.chong_feng and not (rules.chong_feng_pays and paying):
         table.not_counted("chong_feng", seat, why)
-    paid_out = worth.discarded if rules.flows_to_ready and paying else 0
+    paid_out = sum(_discards_owed(rules, worth)[::2]) if rules.flows_to_ready and paying else 0
     if rest := worth.total - worth.chong_feng - paid_out:
         table.not_counted("ji", seat, why, rest)
 
 
+def _claims(table: Table) -> list[tuple[int, int, str]]:
+    """(discarder, claimer, rule) of each claimed 幺鸡 that owes a 责任鸡: the first (R23), and under
+    `ze_ren_every` (R67) a 幺鸡 claimed later — a 碰 or 杠 of 幺鸡 whose source is recorded."""
+    record = table.record
+    first = record.first_yaoji
+    claims = [(first.seat, first.claimed_by, "R23")] if first is not None and first.claimed_by is not None else []
+    if table.rules.ze_ren_every:
+        for seat, data in enumerate(record.seats):
+            if any(claimer == seat for _, claimer, _ in claims):
+                continue  # its 幺鸡 meld is the first one's, paid above
+            claims += [(meld.from_seat, seat, "R67") for meld in data.melds
+                       if meld.tile == YAOJI and meld.from_seat is not None and meld.kind != "men"]
+    return claims
+
+
 def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> None:
-    """责任鸡 (R23): the first 幺鸡's discarder pays its claimer more."""
-    first, rules = table.record.first_yaoji, table.rules
-    if first is None or first.claimed_by is None or first.claimed_by not in collectors:
-        return
-    if rules.flows_to_ready and table.hands[first.seat].ready:
-        return  # R50: ready seats do not pay each other's chickens
-    gold = worths[first.claimed_by].gold
-    doubled = gold and rules.ze_ren_gold  # R54: some tables never double it
-    points = rules.ze_ren * (rules.gold if doubled else 1)
-    rule = "R54" if gold and not doubled else "R23"
-    table.pay(first.seat, first.claimed_by, points, "ji.ze_ren", rule,
-              ("ze_ren_gold",) if doubled else ("ze_ren",))
+    """责任鸡 (R23): the first 幺鸡's discarder pays its claimer more (R67: any claimed 幺鸡's)."""
+    rules = table.rules
+    for discarder, claimer, rule in _claims(table):
+        if claimer not in collectors:
+            continue
+        if rules.flows_to_ready and table.hands[discarder].ready:
+            continue  # R50: ready seats do not pay each other's chickens
+        gold = worths[claimer].gold
+        doubled = gold and rules.ze_ren_gold  # R54: some tables never double it
+        points = rules.ze_ren * (rules.gold if doubled else 1)
+        if rule == "R23" and gold and not doubled:
+            rule = "R54"
+        table.pay(discarder, claimer, points, "ji.ze_ren", rule, ("ze_ren_gold",) if doubled else ("ze_ren",))

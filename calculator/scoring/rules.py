@@ -110,6 +110,11 @@ class RuleSet:
     xing_qi_ji: bool = False  # 星期鸡 (R64): the tiles of the round's weekday's rank are chickens
     chong_feng_claimed: bool = False  # R65: a claimed first 幺鸡 is still a 冲锋鸡, its claimer's
     chong_feng_pays: bool = False  # R65: a 冲锋鸡 holder that is not ready pays each collector its worth
+    # Issue 21's sub-variants (R66 on): off in every preset.
+    dealer_bonus_win_only: bool = False  # R66: 庄家加番 / 连庄 on the dealer's win only, never on its loss
+    ze_ren_every: bool = False  # R67: 责任鸡 also for a claimed 幺鸡 that was not the first
+    wu_gu_ji_to_ready: bool = False  # R68: under R50 a not-ready seat's discarded 8筒 pay like its 幺鸡
+    discard_pool: bool = False  # R69: under R50 not-ready seats pay for each other's discarded 幺鸡, pooled
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

@@ -57,6 +57,16 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "xing_qi_ji": (True, False),
     "chong_feng_claimed": (True, False),
     "chong_feng_pays": (True, False),
+    "dealer_bonus_win_only": (True, False),  # issue 21's sub-variants (R66 on)
+    "ze_ren_every": (True, False),
+    "wu_gu_ji_to_ready": (True, False),
+    "discard_pool": (True, False),
+}
+# Options that change nothing without others: drawn, they bring those along most of the time.
+COMPANIONS: dict[str, dict[str, Any]] = {
+    "dealer_bonus_win_only": {"dealer_bonus": 1},
+    "wu_gu_ji_to_ready": {"wu_gu_ji": 1, "chicken_flow": "to_ready"},
+    "discard_pool": {"chicken_flow": "to_ready"},
 }
 
 
@@ -243,6 +253,9 @@ def _build(rng: random.Random) -> dict[str, Any]:
     preset = rng.choice(tuple(PRESETS))
     chosen = rng.sample(sorted(OPTION_VALUES), rng.randint(0, 5))
     options = {name: rng.choice(OPTION_VALUES[name]) for name in chosen}
+    for name in chosen:
+        if options[name] and name in COMPANIONS and rng.random() < 0.7:
+            options = {**COMPANIONS[name], **options}
     rules = PRESETS[preset]
     kind_of = rng.choices(OUTCOMES, OUTCOME_WEIGHTS)[0]
     if kind_of == "multi" and players == 3:

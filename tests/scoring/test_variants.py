@@ -22,6 +22,7 @@ VARIANT_OPTIONS = {
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
     "tian_di_bonus": (10,), "gen_zhuang": (4,),
     "xing_qi_ji": (True,), "chong_feng_claimed": (True,), "chong_feng_pays": (True,),
+    "dealer_bonus_win_only": (True,), "ze_ren_every": (True,), "wu_gu_ji_to_ready": (True,), "discard_pool": (True,),
 }
 
 
@@ -653,3 +654,115 @@ def test_r65_issue_21_record_the_chong_feng_stays_with_its_ready_discarder(pays)
     # (Before the fix: [2, −8, 11, −5], and [4, −12, 13, −5] with chong_feng_pays: seat 1 paid 2 + 2.)
     assert s.net == [6, -10, 11, -7]
     assert item_set(s, "ji.chong_feng") == [(1, 0, 2, "ji.chong_feng", "R65"), (3, 0, 2, "ji.chong_feng", "R65")]
+
+
+# ---------------------------------------------------------------------------------- R66 庄家加番 on the dealer's win only
+
+@pytest.mark.parametrize("dealer, win_only, net", [
+    # "庄家加番 on the dealer's win only (one engine)": the dealer self-draws 平胡: 2 + 1 from each, as R59.
+    (0, True, [9, -3, -3, -3]),
+    # seat 0 self-draws while seat 1 deals: under R59 the dealer pays 2 + 1 ([7, −3, −2, −2]);
+    # on the win only it pays 2 like the others.
+    (1, False, [7, -3, -2, -2]),
+    (1, True, [6, -2, -2, -2]),
+])
+def test_r66_dealer_bonus_on_the_dealers_win_only(dealer, win_only, net):
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), dealer=dealer,
+                  options={"dealer_bonus": 1, "dealer_bonus_win_only": win_only})
+    assert settle_record(data).net == net
+
+
+def test_r66_a_dealer_feeding_a_win_pays_no_bonus_but_its_streak_still_counts_on_its_own_win():
+    # Seat 3 deals (streak 2) and feeds seat 0's 大对子 (V = 5): no 加番 on the loss, 5 alone.
+    data = record(CHONG_FENG[:3] + [FILL_B], discard_win(3, (0, "7s")), dealer=3,
+                  options={"dealer_bonus": 1, "dealer_streak_bonus": 1, "dealer_bonus_win_only": True})
+    data["dealer_streak"] = 2
+    s = settle_record(data)
+    assert item_set(s, "hu.dealer") == []
+    assert item_set(s, "hu.discard") == [(3, 0, 5, "hu.discard", "R11")]
+
+
+# ---------------------------------------------------------------------------------- R67 责任鸡 on every claimed 幺鸡
+
+@pytest.mark.parametrize("turned, options, net, ze_ren", [
+    # Seat 0 ponged a 幺鸡 from seat 3 that was not recorded as the first: no 责任鸡 (R23) in 贵阳:
+    # test_chickens' [14, 0, −9, −5] less the 1 seat 3 paid. seat 0: 14 − 1; seat 3: −5 + 1.
+    (None, {}, [13, 0, -9, -4], None),
+    # "责任鸡 on every claimed 幺鸡, not only the first": seat 3 pays seat 0 its 1 again.
+    (None, {"ze_ren_every": True}, [14, 0, -9, -5], 1),
+    # 金鸡 (turned 9条): R23's 1 × 2 = 2. [23, 0, −13, −10] with it, [21, 0, −13, −8] without.
+    ("9s", {}, [21, 0, -13, -8], None),
+    ("9s", {"ze_ren_every": True}, [23, 0, -13, -10], 2),
+    # R54 (no doubling on 金鸡): 1. seat 0: 21 + 1; seat 3: −8 − 1.
+    ("9s", {"ze_ren_every": True, "ze_ren_gold": False}, [22, 0, -13, -9], 1),
+])
+def test_r67_ze_ren_on_every_claimed_yaoji(turned, options, net, ze_ren):
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned=turned, options=options)
+    assert s.net == net
+    assert item_set(s, "ji.ze_ren") == ([(3, 0, ze_ren, "ji.ze_ren", "R67")] if ze_ren else [])
+
+
+def test_r67_the_first_claimed_yaoji_is_paid_once():
+    # Recorded as the first 幺鸡 (R23), the same pong pays its 责任鸡 once, citing R23.
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), first_yaoji=(3, 0), options={"ze_ren_every": True})
+    assert item_set(s, "ji.ze_ren") == [(3, 0, 1, "ji.ze_ren", "R23")]
+    assert s.net == [14, 0, -9, -5]
+
+
+# ---------------------------------------------------------------------------------- R68, R69: discards under R50
+
+# SHOWN (R50's second row: seat 2, not ready, discarded a 幺鸡) with seat 3, not ready, discarding an 8筒.
+# Under R50 with 乌骨鸡 1: seat 0 (won) is worth 2 幺鸡 + 888筒 3 = 5, seat 1 (ready) 1; seat 3 feeds
+# the 大对子 (5). seat 0: 5 + 5 + 5 + 1 (seat 2's 幺鸡) = 16; seat 1: 1 + 1 + 1 = 3;
+# seat 2: −5 − 1 − 1 − 1 = −8; seat 3: −5 − 5 − 1 = −11 — its 8筒 counts for nothing.
+WU_OUT = [*SHOWN[:3], seat("13479m125p24589s", discards="8p")]
+TO_READY_WU = {"chicken_flow": "to_ready", "wu_gu_ji": 1}
+
+
+@pytest.mark.parametrize("options, net", [
+    (TO_READY_WU, [16, 3, -8, -11]),
+    # R68 "a not-ready seat's discarded 8筒 counting for ready seats like its discarded 幺鸡":
+    # seat 3 pays 1 to each of seats 0 and 1. seat 0: 16 + 1; seat 1: 3 + 1; seat 3: −11 − 2
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True}, [17, 4, -8, -13]),
+    # 金乌骨鸡 (turned 7筒 makes 8筒 a 翻牌鸡): seat 0's 888筒 are 3 × 1 × 2 = 6 (worth 8), seat 3's
+    # discarded 8筒 2 (gold_discards). seat 0: 5 + 8 + 8 + 1 + 2 = 24; seat 1: 1 + 1 + 1 + 2 = 5;
+    # seat 2: −8 − 1 − 1 − 1 = −11; seat 3: −5 − 8 − 1 − 2 − 2 = −18.
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True, "_turned": "7p"}, [24, 5, -11, -18]),
+    # Without R50 (chicken_flow all) R68 changes nothing: seat 3 collects nothing, its 8筒 is void.
+    ({"wu_gu_ji": 1, "wu_gu_ji_to_ready": True}, None),
+])
+def test_r68_a_not_ready_seats_discarded_wu_gu_ji_under_r50(options, net):
+    options = dict(options)
+    turned = options.pop("_turned", None)
+    s = settle(WU_OUT, discard_win(3, (0, "5m")), turned=turned, options=options)
+    if net is None:
+        off = {k: v for k, v in options.items() if k != "wu_gu_ji_to_ready"}
+        assert s.net == settle(WU_OUT, discard_win(3, (0, "5m")), options=off).net
+        assert not [i for i in s.items if i.rule == "R68"]
+        return
+    assert s.net == net
+    r68 = [(i.payer, i.payee, i.points) for i in s.items if i.rule == "R68"]
+    assert r68 == ([(3, 0, 2 if turned else 1), (3, 1, 2 if turned else 1)]
+                   if options.get("wu_gu_ji_to_ready") else [])
+
+
+@pytest.mark.parametrize("options, net", [
+    # R50 alone (SHOWN's row): seat 2 pays 1 per collector for its own 幺鸡, seat 3 nothing.
+    ({"chicken_flow": "to_ready"}, [10, 3, -5, -8]),
+    # R69 "not-ready seats paying for each other's discarded 幺鸡 pooled, not each for its own":
+    # the pool is seat 2's one 幺鸡: seat 3 pays 1 to each of seats 0 and 1 as well.
+    # seat 0: 10 + 1; seat 1: 3 + 1; seat 3: −8 − 2
+    ({"chicken_flow": "to_ready", "discard_pool": True}, [11, 4, -5, -10]),
+    # With R68 the pool holds seat 2's 幺鸡 and seat 3's 8筒: each pays 2 to each ready seat.
+    # From R68's row [17, 4, −8, −13]: seat 2 pays 1 more to each (its share of the 8筒), seat 3 1
+    # more to each (its share of the 幺鸡): seat 0: 17 + 2; seat 1: 4 + 2; seat 2: −10; seat 3: −15.
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True, "discard_pool": True}, [19, 6, -10, -15]),
+    # Without R50, R69 changes nothing (no discard is paid for as R50's).
+    ({"discard_pool": True}, [10, 1, -3, -8]),
+])
+def test_r69_discards_paid_pooled(options, net):
+    s = settle(WU_OUT, discard_win(3, (0, "5m")), options=options)
+    assert s.net == net
+    pooled = [i for i in s.items if i.rule == "R69"]
+    assert all(i.words[-1] == ("discard_pool",) for i in pooled)
+    assert bool(pooled) == (options.get("discard_pool", False) and "chicken_flow" in options)

@@ -161,6 +161,9 @@ OPTIONS: list[Option] = [
            help=gettext_lazy("鸡只从没叫的流向有叫的、又算乌骨鸡时：没叫的人打出去的 8筒 跟幺鸡一样按张付。")),
     Option("discard_pool", gettext_lazy("没叫的合付打出的幺鸡"), YES_NO, "house",
            help=gettext_lazy("鸡只从没叫的流向有叫的时：没叫的人打出去的幺鸡合在一起，每个没叫的都按总数付。")),
+    Option("chong_feng_wu_gu_ji", gettext_lazy("冲锋乌骨鸡"), YES_NO, "house",
+           help=gettext_lazy("算乌骨鸡时，第一张打出的 8筒 也是冲锋鸡（没人碰杠）或责任鸡（被碰杠），"
+                             "番数按幺鸡的乘乌骨鸡的番数。记录里要记下第一张 8筒 谁打的。")),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

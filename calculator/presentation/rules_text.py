@@ -213,6 +213,12 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("鸡只从没叫的流向有叫的（R50）时，没叫的人打出去的幺鸡（R68 时连 8筒）不是各付各的，而是合在一起："
                   "每个没叫的人都按所有没叫的人打出去的总数，付给每个有叫的人。被烧的不算在内。包鸡时不用这一条。"
                   "{v_discard_pool}")),
+    ("R70", gettext_noop("冲锋乌骨鸡"),
+     gettext_noop("算乌骨鸡（R44）时，这一局第一张打出去的 8筒（记录里记下谁打的）跟第一张幺鸡一样："
+                  "没人碰杠就是打出的人的冲锋乌骨鸡，算冲锋鸡的番数乘乌骨鸡的番数（金乌骨鸡时用冲锋金鸡的番数），"
+                  "代替它平常的算法（冲锋鸡另加时另加）；被碰杠了，打出的人付碰杠的人责任乌骨鸡：责任鸡的番数乘乌骨鸡的番数"
+                  "（金乌骨鸡时照 R23、R54 翻倍）。谁收照 R24、R50。冲锋鸡归碰杠的人、没叫的冲锋鸡反赔（R65）"
+                  "不用在它上面。{v_chong_feng_wu_gu_ji}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -333,6 +339,7 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
         "v_dealer_bonus_win_only": _in_use(r.dealer_bonus_win_only), "v_ze_ren_every": _in_use(r.ze_ren_every),
         "v_wu_gu_ji_to_ready": _in_use(r.wu_gu_ji_to_ready), "v_discard_pool": _in_use(r.discard_pool),
+        "v_chong_feng_wu_gu_ji": _in_use(r.chong_feng_wu_gu_ji),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 from .items import Table
 from .record import RoundRecord
-from .tiles import YAOJI, Tile, parse_tile
+from .tiles import WU_GU_JI, YAOJI, Tile, parse_tile
 
 SWINGS = {"next": (1,), "swing": (-1, 1), "none": (), "self": (0,), "self_next": (0, 1)}  # self: 本鸡 (R48)
 CHUI_FENG = parse_tile("5p")  # 吹风鸡 (R55)
-WU_GU_JI = parse_tile("8p")  # 乌骨鸡 (R44): a fixed chicken where `wu_gu_ji` gives it a worth
 
 
 def turned_chickens(record: RoundRecord) -> frozenset[Tile]:
@@ -65,10 +64,12 @@ class ChickenWorth:
     chong_feng_claimed: bool = False  # R65: the 冲锋鸡 of a claimed first 幺鸡 (its claimer's or discarder's)
     wu_discarded: int = 0  # the discarded 8筒 alone, as R44 counts them (R68)
     wu_discarded_tiles: int = 0
+    chong_feng_wu: int = 0  # 冲锋乌骨鸡 (R70)
 
     @property
     def total(self) -> int:
-        return self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng + self.wu_gu_ji
+        return (self.yaoji + sum((self.turned or Counter()).values()) + self.chong_feng + self.wu_gu_ji
+                + self.chong_feng_wu)
 
 
 def chong_feng_holder(table: Table) -> int | None:
@@ -91,6 +92,17 @@ def chong_feng_holder(table: Table) -> int | None:
     if rules.chicken_collectors == "ready_or_pay" and claimer not in table.burned:
         return claimer  # 包鸡: a claimer that is not ready pays it out (a shown chicken under R49)
     return first.seat
+
+
+def _chong_feng_wu_gu_ji(record: RoundRecord, seat: int, gold: bool) -> int:
+    """冲锋乌骨鸡 (R70): the worth of this seat's unclaimed first 8筒, `chong_feng` × `wu_gu_ji`
+    (金乌骨鸡: `chong_feng_gold` × `wu_gu_ji`); 0 where the rules do not play it."""
+    rules, first = record.rules, record.first_wu_gu_ji
+    if not (rules.chong_feng_wu_gu_ji and rules.wu_gu_ji) or first is None or first.claimed_by is not None:
+        return 0
+    if first.seat != seat:
+        return 0
+    return (rules.chong_feng_gold if gold else rules.chong_feng) * rules.wu_gu_ji
 
 
 def chicken_worth(record: RoundRecord, seat: int, holder: int | None = None) -> ChickenWorth:
@@ -131,6 +143,9 @@ def chicken_worth(record: RoundRecord, seat: int, holder: int | None = None) -> 
     claimed = bool(chong_feng) and record.first_yaoji.claimed_by is not None
     if chong_feng and not claimed and not rules.chong_feng_on_top:  # 冲锋鸡 replaces that 幺鸡's normal worth
         discards.remove(YAOJI)  # (R51: on top of it instead)
+    chong_feng_wu = _chong_feng_wu_gu_ji(record, seat, WU_GU_JI in kinds)
+    if chong_feng_wu and not rules.chong_feng_on_top:  # replaces that 8筒's own worth (R51: on top)
+        discards.remove(WU_GU_JI)
     counted = {"all": kinds | {YAOJI} | wu, "yaoji": {YAOJI}, "none": set()}[rules.chicken_discards]
     discarded = discarded_tiles = wu_discarded = 0
     for tile in discards:
@@ -150,10 +165,11 @@ def chicken_worth(record: RoundRecord, seat: int, holder: int | None = None) -> 
     wu_out = wu_discarded * rules.wu_gu_ji * (rules.gold if wu_gold and rules.gold_discards else 1)
     wu_on_table = wu_melded * wu_each + wu_out
     return ChickenWorth(yaoji, yaoji_tiles, turned, chong_feng, gold,
-                        shown=shown + discarded + chong_feng + wu_on_table, discarded=discarded,
+                        shown=shown + discarded + chong_feng + wu_on_table + chong_feng_wu, discarded=discarded,
                         discarded_tiles=discarded_tiles, wu_gu_ji=wu_held * wu_each + wu_on_table,
                         wu_gu_ji_tiles=wu_held + wu_melded + wu_discarded, wu_gu_ji_gold=wu_gold,
-                        chong_feng_claimed=claimed, wu_discarded=wu_out, wu_discarded_tiles=wu_discarded)
+                        chong_feng_claimed=claimed, wu_discarded=wu_out, wu_discarded_tiles=wu_discarded,
+                        chong_feng_wu=chong_feng_wu)
 
 
 def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
@@ -172,6 +188,8 @@ def _charge(table: Table, payer: int, payee: int, worth: ChickenWorth) -> None:
     rule = "R65" if worth.chong_feng_claimed else "R51" if rules.chong_feng_on_top else "R22"
     table.pay(payer, payee, worth.chong_feng, "ji.chong_feng", rule,
               ("chong_feng_gold",) if worth.gold else ("chong_feng",))
+    table.pay(payer, payee, worth.chong_feng_wu, "ji.chong_feng", "R70",
+              ("chong_feng_wu_gu_ji_gold",) if worth.wu_gu_ji_gold else ("chong_feng_wu_gu_ji",))
 
 
 def _collectors_and_payers(table: Table) -> tuple[list[int], dict[int, list[int]]]:
@@ -280,16 +298,21 @@ def _claims(table: Table) -> list[tuple[int, int, str]]:
 
 
 def _ze_ren(table: Table, collectors: list[int], worths: list[ChickenWorth]) -> None:
-    """责任鸡 (R23): the first 幺鸡's discarder pays its claimer more (R67: any claimed 幺鸡's)."""
-    rules = table.rules
-    for discarder, claimer, rule in _claims(table):
+    """责任鸡 (R23): the first 幺鸡's discarder pays its claimer more (R67: any claimed 幺鸡's;
+    R70: the first 8筒's, × `wu_gu_ji`)."""
+    rules, first_wu = table.rules, table.record.first_wu_gu_ji
+    claims = [(discarder, claimer, rule, 1, worths[claimer].gold, "ze_ren")
+              for discarder, claimer, rule in _claims(table)]
+    if rules.chong_feng_wu_gu_ji and rules.wu_gu_ji and first_wu is not None and first_wu.claimed_by is not None:
+        claims.append((first_wu.seat, first_wu.claimed_by, "R70", rules.wu_gu_ji,
+                       worths[first_wu.claimed_by].wu_gu_ji_gold, "ze_ren_wu_gu_ji"))
+    for discarder, claimer, rule, each, gold, phrase in claims:
         if claimer not in collectors:
             continue
         if rules.flows_to_ready and table.hands[discarder].ready:
             continue  # R50: ready seats do not pay each other's chickens
-        gold = worths[claimer].gold
         doubled = gold and rules.ze_ren_gold  # R54: some tables never double it
-        points = rules.ze_ren * (rules.gold if doubled else 1)
+        points = rules.ze_ren * each * (rules.gold if doubled else 1)
         if rule == "R23" and gold and not doubled:
             rule = "R54"
-        table.pay(discarder, claimer, points, "ji.ze_ren", rule, ("ze_ren_gold",) if doubled else ("ze_ren",))
+        table.pay(discarder, claimer, points, "ji.ze_ren", rule, (f"{phrase}_gold",) if doubled else (phrase,))

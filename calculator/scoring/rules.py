@@ -115,6 +115,7 @@ class RuleSet:
     ze_ren_every: bool = False  # R67: 责任鸡 also for a claimed 幺鸡 that was not the first
     wu_gu_ji_to_ready: bool = False  # R68: under R50 a not-ready seat's discarded 8筒 pay like its 幺鸡
     discard_pool: bool = False  # R69: under R50 not-ready seats pay for each other's discarded 幺鸡, pooled
+    chong_feng_wu_gu_ji: bool = False  # R70: under 乌骨鸡 the first 8筒 is a 冲锋鸡 / 责任鸡 like the first 幺鸡
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:

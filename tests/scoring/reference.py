@@ -314,6 +314,12 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     for discarder, claimer in claims:
         if claimer in collectors and not (to_ready and ready[discarder]):
             pay(discarder, claimer, rules.ze_ren * (rules.gold if gold and rules.ze_ren_gold else 1))
+    first_wu = data.get("first_wu_gu_ji")  # R70: the first 8筒's 责任乌骨鸡, 责任鸡 × wu_gu_ji
+    if rules.chong_feng_wu_gu_ji and rules.wu_gu_ji and first_wu and first_wu.get("claimed_by") is not None:
+        discarder, claimer = first_wu["seat"], first_wu["claimed_by"]
+        wu_gold = "8p" in _turned_chickens(data, rules)  # (no weekday is 8: never a 星期鸡)
+        if claimer in collectors and not (to_ready and ready[discarder]):
+            pay(discarder, claimer, rules.ze_ren * rules.wu_gu_ji * (rules.gold if wu_gold and rules.ze_ren_gold else 1))
     xiang_gong()
     return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
 
@@ -386,6 +392,14 @@ def _chicken_worth(data: dict, rules, seat: int, holder: int | None) -> tuple[in
             discards.remove("1s")  # the 冲锋鸡 replaces the tile's own worth; R51: on top of it
         worth += cf  # R65: a claimed one is in the claimer's meld, counted there as a 幺鸡
         shown += cf
+    first_wu = data.get("first_wu_gu_ji")  # R70 冲锋乌骨鸡: the unclaimed first 8筒, 冲锋鸡 × wu_gu_ji
+    if rules.chong_feng_wu_gu_ji and wu and first_wu and first_wu["seat"] == seat and first_wu.get("claimed_by") is None:
+        cf_wu = (rules.chong_feng_gold if "8p" in kinds else rules.chong_feng) * wu
+        if cf_wu:
+            if not rules.chong_feng_on_top:
+                discards.remove("8p")
+            worth += cf_wu
+            shown += cf_wu
     counted = {"all": kinds | {"1s"} | ({"8p"} if wu else set()), "yaoji": {"1s"}, "none": set()}[
         rules.chicken_discards]
     for tile in discards:

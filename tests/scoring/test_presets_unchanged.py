@@ -10,8 +10,9 @@ from calculator.scoring import PRESETS, settle_record
 
 from .random_rounds import random_record
 
-# Each new option (R66–R69) at the value every preset has; and R50's new value, `to_ready_chong_feng_all`.
-OFF = {"dealer_bonus_win_only": False, "ze_ren_every": False, "wu_gu_ji_to_ready": False, "discard_pool": False}
+# Each new option (R66–R70) at the value every preset has; and R50's new value, `to_ready_chong_feng_all`.
+OFF = {"dealer_bonus_win_only": False, "ze_ren_every": False, "wu_gu_ji_to_ready": False, "discard_pool": False,
+       "chong_feng_wu_gu_ji": False}
 
 
 def test_the_off_values_are_every_presets():

@@ -39,7 +39,7 @@ RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-ru
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45", "R62"}, "hu.hot_shot": {"R13", "R47"},
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
     "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50", "R69"},
-    "ji.chong_feng": {"R22", "R50", "R51", "R65"}, "ji.ze_ren": {"R23", "R54", "R67"}, "ji.bao": {"R24", "R49"},
+    "ji.chong_feng": {"R22", "R50", "R51", "R65", "R70"}, "ji.ze_ren": {"R23", "R54", "R67", "R70"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
     "ji.wu_gu_ji": {"R44", "R68", "R69"}, "ji.xing_qi": {"R64"},
 }
@@ -66,6 +66,7 @@ VARIANT_ON = {
     "R67": lambda r: r.ze_ren_every,
     "R68": lambda r: r.wu_gu_ji_to_ready and r.wu_gu_ji > 0 and r.chicken_flow != "all",
     "R69": lambda r: r.discard_pool and r.chicken_flow != "all",
+    "R70": lambda r: r.chong_feng_wu_gu_ji and r.wu_gu_ji > 0,
 }
 
 # ---------------------------------------------------------------------------------- the naive checker

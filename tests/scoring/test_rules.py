@@ -63,6 +63,7 @@ TABLE = {
     "ze_ren_every": (False, False, False),  # R67
     "wu_gu_ji_to_ready": (False, False, False),  # R68
     "discard_pool": (False, False, False),  # R69
+    "chong_feng_wu_gu_ji": (False, False, False),  # R70
 }
 
 

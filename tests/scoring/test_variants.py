@@ -23,6 +23,7 @@ VARIANT_OPTIONS = {
     "tian_di_bonus": (10,), "gen_zhuang": (4,),
     "xing_qi_ji": (True,), "chong_feng_claimed": (True,), "chong_feng_pays": (True,),
     "dealer_bonus_win_only": (True,), "ze_ren_every": (True,), "wu_gu_ji_to_ready": (True,), "discard_pool": (True,),
+    "chong_feng_wu_gu_ji": (True,),
 }
 
 
@@ -766,3 +767,63 @@ def test_r69_discards_paid_pooled(options, net):
     pooled = [i for i in s.items if i.rule == "R69"]
     assert all(i.words[-1] == ("discard_pool",) for i in pooled)
     assert bool(pooled) == (options.get("discard_pool", False) and "chicken_flow" in options)
+
+
+# ---------------------------------------------------------------------------------- R70 冲锋乌骨鸡
+
+# 乌骨鸡 worth 2 a tile (VARIANTS.md's second set: 乌骨鸡 2, 冲锋乌骨鸡 4 (金 8), 责任乌骨鸡 2). Seat 0
+# wins 大对子 (V = 5) on seat 2's 7条 holding 888筒 (3 × 2 = 6; 金乌骨鸡 under a turned 7筒: 12); seats
+# 1 and 2 are not ready; seat 3 (ready, waits 9筒) discarded the round's first 8筒.
+NOT_READY_1 = "13456789m15679p"
+WU_FIRST = [CHONG_FENG[0], NOT_READY_1, CHONG_FENG[2], seat("456s234m678m456p9p", discards="8p")]
+# The same, but seat 0 ponged that 8筒 from seat 3 (still 大对子; seat 3 discarded nothing).
+WU_CLAIMED = ["222m555m33p777s P8p<3", NOT_READY_1, CHONG_FENG[2], "456s234m678m456p9p"]
+
+
+@pytest.mark.parametrize("seats, first, turned, options, net, items", [
+    # Off: seat 3's discarded 8筒 is worth 2 (R44, 满堂鸡), collected from each other seat.
+    # seat 0: 5 + 3 × 6 − 2 = 21; seat 1: −6 − 2; seat 2: −5 − 6 − 2; seat 3: −6 + 3 × 2 = 0.
+    (WU_FIRST, (3, None), None, {}, [21, -8, -13, 0], []),
+    # "the first discarded 8筒 is a 冲锋鸡 under 乌骨鸡": 冲锋乌骨鸡 chong_feng 2 × 2 = 4 instead of its 2.
+    # seat 0: 5 + 18 − 4 = 19; seat 1: −6 − 4; seat 2: −5 − 6 − 4; seat 3: −6 + 3 × 4 = 6.
+    (WU_FIRST, (3, None), None, {"chong_feng_wu_gu_ji": True}, [19, -10, -15, 6],
+     [(p, 3, 4, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # 金 (turned 7筒): 冲锋金鸡 4 × 2 = 8 ("金 8"). seat 0: 5 + 3 × 12 − 8 = 33; seat 3: −12 + 3 × 8 = 12.
+    (WU_FIRST, (3, None), "7p", {"chong_feng_wu_gu_ji": True}, [33, -20, -25, 12],
+     [(p, 3, 8, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # R51 on top: the 8筒 keeps its 2 and the 4 comes on top, 6 from each. seat 0: 23 − 6; seat 3: −6 + 18.
+    (WU_FIRST, (3, None), None, {"chong_feng_wu_gu_ji": True, "chong_feng_on_top": True}, [17, -12, -17, 12],
+     [(p, 3, 4, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # Claimed: "责任乌骨鸡 2": seat 3 pays seat 0 ze_ren 1 × 2 more. Off: seat 0: 5 + 3 × 6 = 23, seat 3 −6.
+    (WU_CLAIMED, (3, 0), None, {}, [23, -6, -11, -6], []),
+    (WU_CLAIMED, (3, 0), None, {"chong_feng_wu_gu_ji": True}, [25, -6, -11, -8], [(3, 0, 2, "ji.ze_ren", "R70")]),
+    # 金乌骨鸡: doubled as R23 doubles 责任鸡 on 金鸡, 4. Off: 5 + 3 × 12 = 41; with it 45, seat 3 −12 − 4.
+    (WU_CLAIMED, (3, 0), "7p", {"chong_feng_wu_gu_ji": True}, [45, -12, -17, -16], [(3, 0, 4, "ji.ze_ren", "R70")]),
+])
+def test_r70_chong_feng_wu_gu_ji(seats, first, turned, options, net, items):
+    data = record(seats, discard_win(2, (0, "7s")), turned=turned, options={"wu_gu_ji": 2, **options})
+    data["first_wu_gu_ji"] = {"seat": first[0], "claimed_by": first[1]}
+    s = settle_record(data)
+    assert s.net == net
+    assert [i for i in item_set(s) if i[4] == "R70"] == items
+
+
+def test_r70_needs_wu_gu_ji_and_a_recorded_first_8_dot():
+    # Without 乌骨鸡 the switch moves nothing; without the record's first 8筒 neither.
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"chong_feng_wu_gu_ji": True})
+    data["first_wu_gu_ji"] = {"seat": 3, "claimed_by": None}
+    assert settle_record(data).net == [5, 0, -5, 0]
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"wu_gu_ji": 2, "chong_feng_wu_gu_ji": True})
+    assert settle_record(data).net == [21, -8, -13, 0]
+
+
+@pytest.mark.parametrize("first, seat_", [
+    ((1, None), 1),  # unclaimed, but seat 1 discarded no 8筒
+    ((3, 2), 2),     # claimed by seat 2, which holds no 8筒 meld from seat 3
+])
+def test_r70_a_first_8_dot_must_be_where_the_record_says(first, seat_):
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"wu_gu_ji": 2, "chong_feng_wu_gu_ji": True})
+    data["first_wu_gu_ji"] = {"seat": first[0], "claimed_by": first[1]}
+    with pytest.raises(RecordInvalid) as caught:
+        settle_record(data)
+    assert [(p.code, p.seat, p.field) for p in caught.value.problems] == [("bad_first_wu_gu_ji", seat_, "first_wu_gu_ji")]

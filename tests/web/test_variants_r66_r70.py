@@ -1,4 +1,4 @@
-"""Issue 21 end to end: the evening form offers R66–R69 and says what 天胡/地胡 and 包鸡只包亮出来的
+"""Issue 21 end to end: the evening form offers R66–R70 and says what 天胡/地胡 and 包鸡只包亮出来的
 mean before a table picks them; an evening set with them scores by them (live preview and result),
 and its rules page says which it plays, in Chinese and English."""
 from __future__ import annotations
@@ -62,3 +62,28 @@ def test_an_evening_pooling_discards_scores_and_says_so(client):
     rules = html.unescape(client.get(url("evening_rules", evening)).content.decode())
     assert "Players not ready pool their discarded 幺鸡" in rules
     assert "Dealer bonus 庄家加番 on the dealer's win only" in rules
+
+
+# R70: seat 3 (ready) discarded the first 8筒, unclaimed; seat 0 wins 大对子 on seat 2's 7条 with 888筒.
+# With 乌骨鸡 2: seat 0 collects 6 from each, seat 3 its 冲锋乌骨鸡 2 × 2 = 4 from each: [19, −10, −15, 6].
+WU_FIRST = record(["222m555m888p33p777s", "13456789m15679p", "3679m1234p25679s",
+                   seat("456s234m678m456p9p", discards="8p")], discard_win(2, (0, "7s")))
+WU_FIRST["first_wu_gu_ji"] = {"seat": 3, "claimed_by": None}
+
+
+def test_the_round_form_asks_for_the_first_8_dot_and_pays_a_chong_feng_wu_gu_ji(client):
+    response = client.post(reverse("calculator:evening_new"), evening_post(wu_gu_ji="2", chong_feng_wu_gu_ji="yes"))
+    assert response.status_code == 302
+    evening = Evening.objects.get()
+    form = html.unescape(client.get(url("evening_round_new", evening)).content.decode())
+    assert "第一张 8筒（冲锋乌骨鸡，只有家规用）" in form and 'name="first_wu_gu_ji_seat"' in form
+    posted = record_to_post_data(WU_FIRST)
+    preview = client.post(url("evening_round_preview", evening), posted, HTTP_HX_REQUEST="true").content.decode()
+    assert "冲锋乌骨鸡" in preview
+    round_ = services.round_record(evening=evening, record=WU_FIRST)
+    assert round_.net == [19, -10, -15, 6]
+    # A correction shows the first 8筒 it was recorded with.
+    again = html.unescape(client.get(url("evening_round_edit", evening, 1)).content.decode())
+    assert re.search(r'name="first_wu_gu_ji_seat" value="3"[^>]*checked', again)
+    rules = html.unescape(client.get(url("evening_rules", evening)).content.decode())
+    assert "（本规则用这一条。）" in re.search(r'id="R70">.*?<p>(.*?)</p>', rules, re.DOTALL)[1]

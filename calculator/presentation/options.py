@@ -118,7 +118,7 @@ OPTIONS: list[Option] = [
     Option("draw_dealer", gettext_lazy("荒庄后的庄"), {
         "stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"), "xingyi": gettext_lazy("兴义算法")},
         "dealer", main=True),
-    # 家规 (R45–R56, VARIANTS.md): off in every preset.
+    # 家规 (R45–R70, VARIANTS.md and issue 21): off in every preset.
     Option("bao_ji", gettext_lazy("包鸡"), {
         "all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")}, "house",
         help=gettext_lazy("只包亮出来的：碰杠的和打出去的幺鸡（乌骨鸡也是）和冲锋鸡；手里的鸡不包，"

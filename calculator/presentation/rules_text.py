@@ -310,7 +310,7 @@ def _in_use(on: bool, how: str = "") -> str:
 
 
 def variant_words(r: RuleSet) -> dict[str, str]:
-    """Whether these rules play each house-rule variant (R45–R56), for the rules page."""
+    """Whether these rules play each house-rule variant (R45–R70), for the rules page."""
     return {
         "v_self_draw": _in_use(r.self_draw in ("plain", "double_plus_one")),
         "v_robbed": _in_use(r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one")),

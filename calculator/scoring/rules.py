@@ -86,7 +86,7 @@ class RuleSet:
     declare_kill_self_draw: int = 0
     multi_win_dealer: str = "guiyang"
     draw_dealer: str = "stay"
-    # House-rule variants (R45–R56): the defaults are the presets' own rules, so presets keep their results.
+    # House-rule variants (R45–R70): the defaults are the presets' own rules, so presets keep their results.
     bao_ji: str = "all"
     chicken_flow: str = "all"
     chong_feng_on_top: bool = False

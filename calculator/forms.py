@@ -57,16 +57,19 @@ def option_fields(option: Option, *, switch: bool = False) -> dict[str, forms.Fi
                     help_text=lazy(_preset_values, str)(option, key), **number)
                 for key, name in option.keys.items()}
     if callable(option.words):
-        return {option.name: forms.IntegerField(label=option.title, help_text=lazy(_preset_values, str)(option),
-                                                **number)}
+        help_text = lazy(_preset_values, str)(option)
+        if option.help:
+            help_text = format_lazy("{} {}", option.help, help_text)
+        return {option.name: forms.IntegerField(label=option.title, help_text=help_text, **number)}
     if switch:
         return {option.name: forms.BooleanField(
             label=format_lazy(_("{name}：{words}"), name=option.title, words=option.words[True]), required=False,
+            help_text=option.help or "",
             widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))}
     values = list(option.words)
     keys = [key for key, value in BOOL_VALUES.items() if value in values] if values == [True, False] else values
     return {option.name: forms.ChoiceField(
-        label=option.title, required=False,
+        label=option.title, required=False, help_text=option.help or "",
         choices=[(AS_PRESET, _("按地方规则")), *((key, lazy(_with_places, str)(option, BOOL_VALUES.get(key, key)))
                                             for key in keys)])}
 

@@ -46,6 +46,7 @@ def record_to_post_data(record: dict, prefix: str | None = None) -> dict[str, An
     outcome = record.get("outcome") or {"type": "draw"}
     winners = outcome.get("winners") or []
     first = record.get("first_yaoji") or {}
+    first_wu = record.get("first_wu_gu_ji") or {}
     data: dict[str, Any] = {
         "players": str(len(record["seats"])),
         key("preset"): record.get("preset", "guiyang"),
@@ -54,6 +55,8 @@ def record_to_post_data(record: dict, prefix: str | None = None) -> dict[str, An
         key("turned"): _blank(record.get("turned")),
         key("first_yaoji_seat"): _blank(first.get("seat")),
         key("first_yaoji_claimed_by"): _blank(first.get("claimed_by")),
+        key("first_wu_gu_ji_seat"): _blank(first_wu.get("seat")),
+        key("first_wu_gu_ji_claimed_by"): _blank(first_wu.get("claimed_by")),
         key("result"): _result(outcome),
         key("winners"): [str(w["seat"]) for w in winners],
         key("win_tile"): winners[0]["tile"] if winners else "",

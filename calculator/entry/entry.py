@@ -249,6 +249,8 @@ class RoundEntry:
                 found = True
         if data["first_yaoji_claimed_by"] is not None and data["first_yaoji_seat"] is None:
             add(None, "chickens", gettext("先选第一张幺鸡是谁打出的。"))
+        if data.get("first_wu_gu_ji_claimed_by") is not None and data.get("first_wu_gu_ji_seat") is None:
+            add(None, "chickens", gettext("先选第一张 8筒 是谁打出的。"))
         return found
 
     @property
@@ -277,7 +279,8 @@ class RoundEntry:
         elif seat is not None and head in ("discards", "declared", "xiang_gong", "mei_jiao", "name"):
             self._add(seat, "extra", message)
         else:
-            area = {"outcome": "outcome", "first_yaoji": "chickens", "turned": "chickens", "preset": "rules",
+            area = {"outcome": "outcome", "first_yaoji": "chickens", "first_wu_gu_ji": "chickens",
+                    "turned": "chickens", "preset": "rules",
                     "options": "rules", "stake": "rules", "dealer": "rules"}.get(head, "general")
             if seat is not None and self.names[seat] not in message:
                 message = f"{self.names[seat]}：{message}"

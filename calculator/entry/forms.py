@@ -141,11 +141,17 @@ class RoundForm(forms.Form):
                                               required=False, widget=_buttons())
     first_yaoji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了它"), coerce=int, empty_value=None,
                                                     required=False, widget=_buttons())
+    # 冲锋乌骨鸡 (R70): the first 8筒, asked the same way; only rules playing R70 read it.
+    first_wu_gu_ji_seat = forms.TypedChoiceField(label=_("第一张 8筒 谁打的"), coerce=int, empty_value=None,
+                                                 required=False, widget=_buttons())
+    first_wu_gu_ji_claimed_by = forms.TypedChoiceField(label=_("谁碰或杠了这张 8筒"), coerce=int, empty_value=None,
+                                                       required=False, widget=_buttons())
 
     # A seat field's blank choice, where it has one: 点炮's seat has none (no button checked is
     # blank, and it only matters once someone is chosen).
     seat_fields = {"dealer": None, "winners": None, "from_seat": None,
-                   "first_yaoji_seat": _("没人"), "first_yaoji_claimed_by": _("没人")}
+                   "first_yaoji_seat": _("没人"), "first_yaoji_claimed_by": _("没人"),
+                   "first_wu_gu_ji_seat": _("没人"), "first_wu_gu_ji_claimed_by": _("没人")}
 
     def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
         super().__init__(*args, **kwargs)

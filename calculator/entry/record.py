@@ -31,12 +31,15 @@ def round_initial(record: dict, dealer: int | None) -> dict:
     outcome = record.get("outcome") or {}
     winners = outcome.get("winners") or []
     first = record.get("first_yaoji") or {}
+    first_wu = record.get("first_wu_gu_ji") or {}
     data.update({
         "preset": record.get("preset", "guiyang"),
         "stake": record.get("stake", "1"),
         "turned": record.get("turned") or "",
         "first_yaoji_seat": first.get("seat"),
         "first_yaoji_claimed_by": first.get("claimed_by"),
+        "first_wu_gu_ji_seat": first_wu.get("seat"),
+        "first_wu_gu_ji_claimed_by": first_wu.get("claimed_by"),
         "result": ("draw" if outcome.get("type") == "draw"
                    else "self_draw" if outcome.get("from") is None else "discard"),
         "winners": [w.get("seat") for w in winners],
@@ -150,6 +153,9 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
                         if data["first_yaoji_seat"] is not None else None),
         "outcome": outcome,
         **({"kai_ju_gen": True} if data["kai_ju_gen"] else {}),  # R63
+        # 冲锋乌骨鸡 (R70): written only when entered, so other records read as before
+        **({"first_wu_gu_ji": {"seat": data["first_wu_gu_ji_seat"], "claimed_by": data["first_wu_gu_ji_claimed_by"]}}
+           if data.get("first_wu_gu_ji_seat") is not None else {}),
         # 星期鸡 (R64): the form knows only today; an evening stores the day each round was played.
         **({"weekday": timezone.localdate().isoweekday()} if plays_xing_qi else {}),
     }

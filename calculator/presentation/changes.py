@@ -29,6 +29,7 @@ def record_changes(before: Mapping[str, Any], after: Mapping[str, Any], names: l
     compare(_("庄家"), _name(names, before.get("dealer")), _name(names, after.get("dealer")))
     compare(_("翻牌"), _tile(before.get("turned")), _tile(after.get("turned")))
     compare(_("第一张幺鸡"), _first_yaoji(before, names), _first_yaoji(after, names))
+    compare(_("第一张 8筒"), _first_yaoji(before, names, "first_wu_gu_ji"), _first_yaoji(after, names, "first_wu_gu_ji"))
     for seat, (old, new) in enumerate(zip(before.get("seats") or [], after.get("seats") or [])):
         name = _name(names, seat)
         compare(_("{name} 的手牌").format(name=name), _tiles(old.get("concealed")), _tiles(new.get("concealed")))
@@ -77,8 +78,8 @@ def _declared(seat: Mapping[str, Any]) -> str:
     return str(dict(DECLARED_CHOICES)[seat["declared"]]) if seat.get("declared") else ""
 
 
-def _first_yaoji(record: Mapping[str, Any], names: list[str]) -> str:
-    first = record.get("first_yaoji")
+def _first_yaoji(record: Mapping[str, Any], names: list[str], field: str = "first_yaoji") -> str:
+    first = record.get(field)
     if not first:
         return ""
     if first.get("claimed_by") is None:

@@ -50,6 +50,7 @@ class Option:
     main: bool = False  # the evening's summary shows it even when it is the preset's
     round_form: bool = False  # the stateless round form offers it (an evening fixes its rules)
     keys: Mapping[str, Promise] = field(default_factory=dict)  # a map option's keys, by name
+    help: Promise | None = None  # what the table should know before choosing it, under the form's field
 
     def text(self, value: Any) -> str:
         """The value in words, in the active language."""
@@ -117,11 +118,14 @@ OPTIONS: list[Option] = [
     Option("draw_dealer", gettext_lazy("荒庄后的庄"), {
         "stay": gettext_lazy("庄家连庄"), "anshun": gettext_lazy("安顺算法"), "xingyi": gettext_lazy("兴义算法")},
         "dealer", main=True),
-    # 家规 (R45–R56, VARIANTS.md): off in every preset.
+    # 家规 (R45–R70, VARIANTS.md and issue 21): off in every preset.
     Option("bao_ji", gettext_lazy("包鸡"), {
-        "all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")}, "house"),
+        "all": gettext_lazy("包鸡包全部的鸡"), "shown": gettext_lazy("包鸡只包亮出来的鸡")}, "house",
+        help=gettext_lazy("只包亮出来的：碰杠的和打出去的幺鸡（乌骨鸡也是）和冲锋鸡；手里的鸡不包，"
+                          "翻牌鸡不管是不是碰杠了都不包。")),
     Option("chicken_flow", gettext_lazy("鸡怎么流"), {
-        "all": gettext_lazy("收鸡的向其余每家收"), "to_ready": gettext_lazy("鸡只从没叫的流向有叫的")}, "house"),
+        "all": gettext_lazy("收鸡的向其余每家收"), "to_ready": gettext_lazy("鸡只从没叫的流向有叫的"),
+        "to_ready_chong_feng_all": gettext_lazy("鸡只从没叫的流向有叫的，冲锋鸡其余每家都付")}, "house"),
     Option("chong_feng_on_top", gettext_lazy("冲锋鸡另加"), YES_NO, "house"),
     Option("dou_reverse", gettext_lazy("豆倒赔"), YES_NO, "house"),
     Option("cap", gettext_lazy("封顶"), _points_or(gettext_lazy("不封顶")), "house"),
@@ -140,13 +144,26 @@ OPTIONS: list[Option] = [
     Option("duo_long", gettext_lazy("多龙七对"),
            lambda n: _("每多一个四张一样加 {points}").format(points=points(n)) if n else _("不算多龙，按龙七对"),
            "house"),
-    Option("tian_hu", gettext_lazy("天胡"), _points_or(gettext_lazy("不算天胡")), "house"),
-    Option("di_hu", gettext_lazy("地胡"), _points_or(gettext_lazy("不算地胡")), "house"),
+    Option("tian_hu", gettext_lazy("天胡"), _points_or(gettext_lazy("不算天胡")), "house",
+           help=gettext_lazy("这是其余每家付的全部，不再加自摸的 1、报听或杠上开花：习惯“33 + 自摸”的桌填 34。")),
+    Option("di_hu", gettext_lazy("地胡"), _points_or(gettext_lazy("不算地胡")), "house",
+           help=gettext_lazy("这是其余每家付的全部，不再加自摸的 1、报听或杠上开花：习惯“23 + 自摸”的桌填 24。")),
     Option("tian_di_bonus", gettext_lazy("天胡地胡加番"), _points_or(gettext_lazy("不加")), "house"),
     Option("gen_zhuang", gettext_lazy("开局跟"), _points_or(gettext_lazy("不算开局跟")), "house"),
     Option("xing_qi_ji", gettext_lazy("星期鸡"), YES_NO, "house", round_form=True),
     Option("chong_feng_claimed", gettext_lazy("冲锋鸡归碰杠的人"), YES_NO, "house"),
     Option("chong_feng_pays", gettext_lazy("没叫的冲锋鸡反赔"), YES_NO, "house"),
+    Option("dealer_bonus_win_only", gettext_lazy("庄家加番只算庄家胡"), YES_NO, "house",
+           help=gettext_lazy("庄家付别人的胡牌钱时不多付。")),
+    Option("ze_ren_every", gettext_lazy("碰杠哪张幺鸡都算责任鸡"), YES_NO, "house",
+           help=gettext_lazy("不只第一张：碰杠了别人打的幺鸡，打的人都付责任鸡。")),
+    Option("wu_gu_ji_to_ready", gettext_lazy("没叫打出的乌骨鸡也付"), YES_NO, "house",
+           help=gettext_lazy("鸡只从没叫的流向有叫的、又算乌骨鸡时：没叫的人打出去的 8筒 跟幺鸡一样按张付。")),
+    Option("discard_pool", gettext_lazy("没叫的合付打出的幺鸡"), YES_NO, "house",
+           help=gettext_lazy("鸡只从没叫的流向有叫的时：没叫的人打出去的幺鸡合在一起，每个没叫的都按总数付。")),
+    Option("chong_feng_wu_gu_ji", gettext_lazy("冲锋乌骨鸡"), YES_NO, "house",
+           help=gettext_lazy("算乌骨鸡时，第一张打出的 8筒 也是冲锋鸡（没人碰杠）或责任鸡（被碰杠），"
+                             "番数按幺鸡的乘乌骨鸡的番数。记录里要记下第一张 8筒 谁打的。")),
 ]
 OPTION = {option.name: option for option in OPTIONS}
 

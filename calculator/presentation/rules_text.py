@@ -146,11 +146,12 @@ RULES: list[tuple[str, str, str]] = [
                   "（“翻牌鸡”选项，R19）。{v_ben_ji}")),
     ("R49", gettext_noop("包鸡只包亮出来的"),
      gettext_noop("包鸡（R24）时，没叫的一家只按它亮在桌上的鸡付给每个收鸡的人：碰杠的和打出去的幺鸡、"
-                  "它的冲锋鸡；手里藏着的鸡和手里的翻牌鸡不算。{v_bao_ji}")),
+                  "它的冲锋鸡；手里藏着的鸡和翻牌鸡不算——碰杠的翻牌鸡也不算。{v_bao_ji}")),
     ("R50", gettext_noop("鸡只从没叫的流向有叫的"),
      gettext_noop("有叫的人之间不互相付鸡：每个有叫的（胡了的也算）只向每个没叫的收它的鸡；都有叫就谁也不付鸡。"
                   "没叫的人打出去的幺鸡，按张付给每个有叫的人（包鸡时已经算在包鸡里）。责任鸡只由没叫的人付。"
-                  "谁收鸡的选项（R24）这时只看有没有叫。{v_chicken_flow}")),
+                  "谁收鸡的选项（R24）这时只看有没有叫。有叫的人的冲锋鸡也算它的鸡，只由没叫的人付；"
+                  "有的桌（“冲锋鸡其余每家都付”）其余每家都付给它，有叫的也付。{v_chicken_flow}")),
     ("R51", gettext_noop("冲锋鸡另加"),
      gettext_noop("冲锋鸡不代替那张幺鸡平常的算法，而是在它上面另加冲锋鸡的番数（金鸡时用金鸡的番数）。"
                   "{v_chong_feng_on_top}")),
@@ -171,7 +172,8 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("报了听的牌，V 和叫的番数按牌型番数和报听番数中较大的算，而不是两个相加。{v_declare_floor}")),
     ("R59", gettext_noop("庄家加番、连庄"),
      gettext_noop("庄家胡了，每个付它的人多付；庄家付别人的胡牌钱也多付：多 {dealer_bonus}，"
-                  "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。{v_dealer}")),
+                  "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。"
+                  "庄家抢杠胡了，被抢的一家替其余每家付，多付（家数 − 1）份。{v_dealer}")),
     ("R56", gettext_noop("杀报按报的种类"),
      gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
                   "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
@@ -183,7 +185,8 @@ RULES: list[tuple[str, str, str]] = [
                   "{qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。{v_duo_long}")),
     ("R62", gettext_noop("天胡、地胡"),
      gettext_noop("庄家起手 14 张就胡是天胡，闲家第一次摸牌就自摸是地胡（记录里勾上“天胡/地胡”）："
-                  "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型；没定这个数的，牌型番数再加 {tian_di_bonus}，"
+                  "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型。这就是每家付的全部：不再加自摸的 1、报听或杠上开花"
+                  "（习惯“33 + 自摸”的桌，天胡要定成 34）。没定这个数的，牌型番数再加 {tian_di_bonus}，"
                   "照自摸付。{v_tian_di}")),
     ("R63", gettext_noop("开局跟"),
      gettext_noop("庄家打的第一张，其余每家的第一张都跟着打了同一张（记录里勾上“开局跟”）：庄家付其余每家 {gen_zhuang}。"
@@ -193,9 +196,29 @@ RULES: list[tuple[str, str, str]] = [
                   "有叫的才收（照 R24）。星期一的 1条 还是幺鸡。一晚上打的局按各自打的那天算，记在每一局里；"
                   "单独算一局就按今天。{v_xing_qi_ji}")),
     ("R65", gettext_noop("冲锋鸡归碰杠的人、没叫的冲锋鸡反赔"),
-     gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。{v_chong_feng_claimed}"
-                  "打出冲锋鸡的人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
+     gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。"
+                  "碰杠的人不收鸡（没叫、被烧、相公）又不包鸡时，它不付冲锋鸡：冲锋鸡还是打出的人的，打出的人收鸡就收。"
+                  "{v_chong_feng_claimed}"
+                  "冲锋鸡的主人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
                   "{v_chong_feng_pays}")),
+    ("R66", gettext_noop("庄家加番只算庄家胡"),
+     gettext_noop("庄家加番、连庄（R59）只在庄家胡的时候算：庄家付别人的胡牌钱不多付。{v_dealer_bonus_win_only}")),
+    ("R67", gettext_noop("碰杠哪张幺鸡都算责任鸡"),
+     gettext_noop("不只第一张幺鸡：一家碰或杠了别人打出的幺鸡（记下了是谁打的），打出的人都付它责任鸡，"
+                  "番数和谁收照 R23（金鸡照 R23、R54）。第一张只算一次。{v_ze_ren_every}")),
+    ("R68", gettext_noop("没叫打出的乌骨鸡也付"),
+     gettext_noop("鸡只从没叫的流向有叫的（R50）、又算乌骨鸡（R44）时：没叫的人打出去的 8筒 跟它打出去的幺鸡一样，"
+                  "按张付给每个有叫的人（金乌骨鸡照 R44 算）。包鸡时已经算在包鸡里。{v_wu_gu_ji_to_ready}")),
+    ("R69", gettext_noop("没叫的合付打出的幺鸡"),
+     gettext_noop("鸡只从没叫的流向有叫的（R50）时，没叫的人打出去的幺鸡（R68 时连 8筒）不是各付各的，而是合在一起："
+                  "每个没叫的人都按所有没叫的人打出去的总数，付给每个有叫的人。被烧的不算在内。包鸡时不用这一条。"
+                  "{v_discard_pool}")),
+    ("R70", gettext_noop("冲锋乌骨鸡"),
+     gettext_noop("算乌骨鸡（R44）时，这一局第一张打出去的 8筒（记录里记下谁打的）跟第一张幺鸡一样："
+                  "没人碰杠就是打出的人的冲锋乌骨鸡，算冲锋鸡的番数乘乌骨鸡的番数（金乌骨鸡时用冲锋金鸡的番数），"
+                  "代替它平常的算法（冲锋鸡另加时另加）；被碰杠了，打出的人付碰杠的人责任乌骨鸡：责任鸡的番数乘乌骨鸡的番数"
+                  "（金乌骨鸡时照 R23、R54 翻倍）。谁收照 R24、R50。冲锋鸡归碰杠的人、没叫的冲锋鸡反赔（R65）"
+                  "不用在它上面。{v_chong_feng_wu_gu_ji}")),
 ]
 
 IN_USE = gettext_noop("（本规则用这一条。）")
@@ -287,14 +310,15 @@ def _in_use(on: bool, how: str = "") -> str:
 
 
 def variant_words(r: RuleSet) -> dict[str, str]:
-    """Whether these rules play each house-rule variant (R45–R56), for the rules page."""
+    """Whether these rules play each house-rule variant (R45–R70), for the rules page."""
     return {
         "v_self_draw": _in_use(r.self_draw in ("plain", "double_plus_one")),
         "v_robbed": _in_use(r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one")),
         "v_hot_shot": _in_use(r.hot_shot_bonus == "double"),
         "v_ben_ji": _in_use(r.turned_chicken in ("self", "self_next")),
         "v_bao_ji": _in_use(r.bao_ji == "shown"),
-        "v_chicken_flow": _in_use(r.chicken_flow == "to_ready"),
+        "v_chicken_flow": _in_use(r.flows_to_ready, _("有叫的人的冲锋鸡其余每家都付。")
+                                  if r.chicken_flow == "to_ready_chong_feng_all" else ""),
         "v_chong_feng_on_top": _in_use(r.chong_feng_on_top),
         "v_dou_reverse": _in_use(r.dou_reverse),
         "v_cap": _in_use(bool(r.cap), _("封顶 {points}。").format(points=_points(r.cap))),
@@ -313,6 +337,9 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_xing_qi_ji": _in_use(r.xing_qi_ji),
         "v_chong_feng_claimed": _in_use(r.chong_feng_claimed), "v_chong_feng_pays": _in_use(r.chong_feng_pays),
         "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
+        "v_dealer_bonus_win_only": _in_use(r.dealer_bonus_win_only), "v_ze_ren_every": _in_use(r.ze_ren_every),
+        "v_wu_gu_ji_to_ready": _in_use(r.wu_gu_ji_to_ready), "v_discard_pool": _in_use(r.discard_pool),
+        "v_chong_feng_wu_gu_ji": _in_use(r.chong_feng_wu_gu_ji),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),

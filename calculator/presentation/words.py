@@ -157,6 +157,11 @@ PHRASES: dict[str, Phrase] = {
     "bao_ji": Phrase(pgettext_lazy("settlement item", "包鸡"), "{term} {0}"),
     "wu_gu_ji": Phrase(pgettext_lazy("settlement item", "乌骨鸡"), "{term} ×{0}"),
     "wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "金乌骨鸡"), "{term} ×{0}"),
+    "discard_pool": Phrase(pgettext_lazy("settlement item", "没叫的合付")),  # R69: follows the pooled chickens
+    "chong_feng_wu_gu_ji": Phrase(pgettext_lazy("settlement item", "冲锋乌骨鸡")),  # R70
+    "chong_feng_wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "冲锋金乌骨鸡")),
+    "ze_ren_wu_gu_ji": Phrase(pgettext_lazy("settlement item", "责任乌骨鸡")),
+    "ze_ren_wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "责任金乌骨鸡")),
     "cha_jiao": Phrase(pgettext_lazy("settlement item", "查叫")),
     "pass": Phrase(pgettext_lazy("settlement item", "过水包牌"), "{term} {0}"),
     "xiang_gong": Phrase(pgettext_lazy("settlement item", "相公"), "{term} {0}"),

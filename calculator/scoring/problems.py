@@ -21,6 +21,7 @@ CODES = (
     "needs_dou",
     "bad_outcome",
     "bad_first_yaoji",
+    "bad_first_wu_gu_ji",
     "declared_not_ready",
     "bad_mei_jiao",
     "bad_seat",

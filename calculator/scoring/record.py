@@ -149,7 +149,8 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class FirstYaoji:
-    """The round's first discarded 幺鸡: who discarded it, who (if anyone) claimed it."""
+    """The round's first discarded 幺鸡 (or, `first_wu_gu_ji`, 8筒): who discarded it, who (if
+    anyone) claimed it."""
 
     seat: int
     claimed_by: int | None = None
@@ -167,6 +168,7 @@ class RoundRecord:
     dealer_streak: int = 0  # rounds the dealer has dealt in a row before this one (连庄, R59): the evening's
     kai_ju_gen: bool = False  # 开局跟 (R63): every other seat's first discard followed the dealer's
     weekday: int | None = None  # 星期鸡 (R64): the day the round was played, 1 Monday … 7 Sunday: the evening's
+    first_wu_gu_ji: FirstYaoji | None = None  # 冲锋乌骨鸡 (R70): the round's first discarded 8筒
 
     @property
     def players(self) -> int:
@@ -194,6 +196,8 @@ class RoundRecord:
             **({"dealer_streak": self.dealer_streak} if self.dealer_streak else {}),
             **({"kai_ju_gen": True} if self.kai_ju_gen else {}),  # likewise, only when set (R63)
             **({"weekday": self.weekday} if self.weekday else {}),  # R64
+            **({"first_wu_gu_ji": {"seat": self.first_wu_gu_ji.seat, "claimed_by": self.first_wu_gu_ji.claimed_by}}
+               if self.first_wu_gu_ji else {}),  # R70, likewise only when there is one
         }
 
 
@@ -347,13 +351,14 @@ class _Reader:
             mei_jiao=self.flag(raw.get("mei_jiao"), field="mei_jiao", seat=index),
         )
 
-    def first_yaoji(self) -> FirstYaoji | None:
-        raw = self.data.get("first_yaoji")
+    def first_yaoji(self, name: str = "first_yaoji") -> FirstYaoji | None:
+        """`first_yaoji`, or (R70) `first_wu_gu_ji`: the same shape for the first 8筒."""
+        raw = self.data.get(name)
         if raw is None:
             return None
-        raw = self.mapping(raw, field="first_yaoji")
-        seat = self.seat_index(raw.get("seat"), field="first_yaoji")
-        claimed = self.seat_index(raw.get("claimed_by"), field="first_yaoji", optional=True)
+        raw = self.mapping(raw, field=name)
+        seat = self.seat_index(raw.get("seat"), field=name)
+        claimed = self.seat_index(raw.get("claimed_by"), field=name, optional=True)
         return FirstYaoji(seat, claimed) if seat is not None else None
 
     def winner(self, raw: Any, index: int) -> Winner | None:
@@ -401,6 +406,7 @@ class _Reader:
         turned_raw = self.data.get("turned")
         turned = self.tile(turned_raw, field="turned") if turned_raw is not None else None
         first_yaoji = self.first_yaoji()
+        first_wu_gu_ji = self.first_yaoji("first_wu_gu_ji")
         outcome = self.outcome()
         streak = self.data.get("dealer_streak", 0)
         if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
@@ -412,7 +418,7 @@ class _Reader:
         if self.problems or rules is None or dealer is None or None in seats:
             raise RecordInvalid(self.problems)
         return RoundRecord(rules, stake, dealer, tuple(seats), turned, first_yaoji, outcome, streak, kai_ju_gen,
-                           weekday)
+                           weekday, first_wu_gu_ji)
 
 
 def parse_record(data: Any) -> RoundRecord:

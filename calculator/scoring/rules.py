@@ -41,7 +41,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "draw_dealer": ("stay", "anshun", "xingyi"),
     # House-rule variants (VARIANTS.md, R45 on): off in every preset.
     "bao_ji": ("all", "shown"),  # R49
-    "chicken_flow": ("all", "to_ready"),  # R50
+    "chicken_flow": ("all", "to_ready", "to_ready_chong_feng_all"),  # R50
     "dian_payer": ("feeder", "konger"),  # R57
 }
 # Options that map fixed keys to whole points.
@@ -86,7 +86,7 @@ class RuleSet:
     declare_kill_self_draw: int = 0
     multi_win_dealer: str = "guiyang"
     draw_dealer: str = "stay"
-    # House-rule variants (R45–R56): the defaults are the presets' own rules, so presets keep their results.
+    # House-rule variants (R45–R70): the defaults are the presets' own rules, so presets keep their results.
     bao_ji: str = "all"
     chicken_flow: str = "all"
     chong_feng_on_top: bool = False
@@ -110,6 +110,12 @@ class RuleSet:
     xing_qi_ji: bool = False  # 星期鸡 (R64): the tiles of the round's weekday's rank are chickens
     chong_feng_claimed: bool = False  # R65: a claimed first 幺鸡 is still a 冲锋鸡, its claimer's
     chong_feng_pays: bool = False  # R65: a 冲锋鸡 holder that is not ready pays each collector its worth
+    # Issue 21's sub-variants (R66 on): off in every preset.
+    dealer_bonus_win_only: bool = False  # R66: 庄家加番 / 连庄 on the dealer's win only, never on its loss
+    ze_ren_every: bool = False  # R67: 责任鸡 also for a claimed 幺鸡 that was not the first
+    wu_gu_ji_to_ready: bool = False  # R68: under R50 a not-ready seat's discarded 8筒 pay like its 幺鸡
+    discard_pool: bool = False  # R69: under R50 not-ready seats pay for each other's discarded 幺鸡, pooled
+    chong_feng_wu_gu_ji: bool = False  # R70: under 乌骨鸡 the first 8筒 is a 冲锋鸡 / 责任鸡 like the first 幺鸡
 
     @cached_property
     def hand_patterns(self) -> Mapping[str, int]:
@@ -129,6 +135,11 @@ class RuleSet:
     def dou_value(self, kind: str) -> int:
         """见豆三 makes every 豆 worth 3 (R16)."""
         return 3 if self.jian_dou_san else self.dou_values[kind]
+
+    @property
+    def flows_to_ready(self) -> bool:
+        """R50: chickens flow only from not-ready to ready seats (either value of it)."""
+        return self.chicken_flow != "all"
 
     @property
     def allows_mei_jiao(self) -> bool:

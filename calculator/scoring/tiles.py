@@ -68,6 +68,7 @@ _RANKS = {str(rank): rank - 1 for rank in range(1, 10)}
 _SUIT_TILES = {suit: ALL_KINDS[9 * i:9 * i + 9] for i, suit in enumerate(SUITS)}
 
 YAOJI = Tile.of(1, "s")  # 幺鸡, the fixed chicken (R21)
+WU_GU_JI = Tile.of(8, "p")  # 乌骨鸡 (R44): 8筒, a fixed chicken where `wu_gu_ji` gives it a worth
 
 
 def parse_tiles(text: str) -> list[Tile]:

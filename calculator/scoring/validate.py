@@ -7,7 +7,7 @@ from .analysis import SeatAnalysis, expected_tiles
 from .problems import Problem, problem
 from .problems import gettext_noop as _
 from .record import RoundRecord
-from .tiles import YAOJI, Tile
+from .tiles import WU_GU_JI, YAOJI, Tile
 
 PASS_KINDS = {"any": {"men", "zhuanwan", "dian"}, "men_or_zhuanwan": {"men", "zhuanwan"}, "off": set()}
 
@@ -123,6 +123,24 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
     return found
 
 
+def _first_wu_gu_ji(record: RoundRecord) -> list[Problem]:
+    """冲锋乌骨鸡 (R70): the first 8筒 as the first 幺鸡 is checked."""
+    first = record.first_wu_gu_ji
+    if first is None:
+        return []
+    if first.claimed_by is None:
+        if WU_GU_JI not in record.seats[first.seat].discards:
+            return [problem("bad_first_wu_gu_ji", _("第一张 8筒 没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
+                            seat=first.seat, field="first_wu_gu_ji")]
+        return []
+    claimer = record.seats[first.claimed_by]
+    if (not any(m.tile == WU_GU_JI and m.from_seat == first.seat for m in claimer.melds)
+            or first.claimed_by == first.seat):
+        return [problem("bad_first_wu_gu_ji", _("碰杠第一张 8筒 的一家，要有从打出者那里碰或杠来的 8筒。"),
+                        seat=first.claimed_by, field="first_wu_gu_ji")]
+    return []
+
+
 def _first_yaoji(record: RoundRecord) -> list[Problem]:
     first = record.first_yaoji
     if first is None:
@@ -175,6 +193,7 @@ def validate(record: RoundRecord, analysis: tuple[SeatAnalysis | None, ...]) -> 
         *_outcome(record),
         *_winning_hands(record, analysis),
         *_first_yaoji(record),
+        *_first_wu_gu_ji(record),
         *_declarations(record, analysis),
         *_mei_jiao(record),
     ]

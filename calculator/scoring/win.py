@@ -119,13 +119,21 @@ def settle_hu(table: Table) -> None:
 
 def settle_dealer(table: Table) -> None:
     """庄家加番 / 连庄 (R59): every payment for the win that the dealer receives or makes moves
-    `dealer_bonus` more, plus `dealer_streak_bonus` per round the dealer has dealt in a row."""
+    `dealer_bonus` more, plus `dealer_streak_bonus` per round the dealer has dealt in a row. The
+    dealer robbing a kong is paid it (N−1) times: the robbed seat pays for every other seat (R14).
+    Under `dealer_bonus_win_only` (R66) a dealer paying for another's win pays nothing more."""
     rules, record = table.rules, table.record
     extra = rules.dealer_bonus + rules.dealer_streak_bonus * record.dealer_streak
     if not extra:
         return
+    others = record.players - 1
     for item in [i for i in table.items if i.reason.startswith("hu.")]:
-        if record.dealer in (item.payer, item.payee):
+        if item.reason == "hu.robbed" and item.payee == record.dealer:
+            table.pay(item.payer, item.payee, others * extra, "hu.dealer", "R59",
+                      ("dealer", others * extra), ("robbed_pay_all", others))
+        elif item.payee == record.dealer:
+            table.pay(item.payer, item.payee, extra, "hu.dealer", "R59", ("dealer", extra))
+        elif item.payer == record.dealer and not rules.dealer_bonus_win_only:  # R66: the win only
             table.pay(item.payer, item.payee, extra, "hu.dealer", "R59", ("dealer", extra))
 
 

@@ -220,6 +220,18 @@ def test_first_yaoji_problems_go_to_the_chickens():
     assert entry.slots_round["chickens"].messages == ["北：第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
 
 
+def test_first_wu_gu_ji_problems_go_to_the_chickens():
+    # R70: the first 8筒, said unclaimed, missing from its discarder's discards; and a claimer
+    # chosen without a discarder.
+    entry = broken("E1", lambda r: r.update(first_wu_gu_ji={"seat": 1, "claimed_by": None}))
+    assert entry.slots_round["chickens"].messages == ["南：第一张 8筒 没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
+    data = record_to_post_data(load_example("E1"))
+    data["first_wu_gu_ji_claimed_by"] = "2"
+    entry = RoundEntry(as_query(data))
+    assert not entry.is_valid()
+    assert "先选第一张 8筒 是谁打出的。" in entry.slots_round["chickens"].messages
+
+
 def test_too_many_of_a_tile_is_a_round_problem():
     entry = broken("E1", lambda r: r.update(turned="1s") or r["seats"][2].update(discards="1s1s"))
 

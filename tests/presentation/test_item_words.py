@@ -77,6 +77,9 @@ def test_an_item_stored_before_words_reads_from_its_sentence():
     ((("ping_hu", 1), ("di_hu_bonus", 10), ("self_draw",)), "平胡 1 + 地胡 10，自摸",
      "Plain win 平胡 1 + earthly win 地胡 10, self-draw 自摸"),
     ((("qing_shuang_long_qi_dui", 40),), "清双龙七对 40", "One-suit double-dragon seven pairs 清双龙七对 40"),  # R61
+    ((("yaoji", 2), ("discard_pool",)), "幺鸡 ×2，没叫的合付", "1-bamboo 幺鸡 ×2, pooled by the players not ready"),  # R69
+    ((("dealer", 3), ("robbed_pay_all", 3)), "庄家加番 3，抢杠包3家",
+     "Dealer bonus 庄家加番 3, robbed kong 抢杠, pays for 3 players"),  # R59 on a robbed kong
 ])
 def test_words_read_in_chinese_and_english(words, zh, en):
     with translation.override("zh-hans"):

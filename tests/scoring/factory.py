@@ -110,9 +110,10 @@ def rotate(data: dict[str, Any], k: int) -> dict[str, Any]:
                         for m in old.get("melds", [])]
         seats[(i + k) % n] = new
     out = {**data, "seats": seats, "dealer": move(data.get("dealer", 0))}
-    first = data.get("first_yaoji")
-    if first is not None:
-        out["first_yaoji"] = {"seat": move(first["seat"]), "claimed_by": move(first.get("claimed_by"))}
+    for field in ("first_yaoji", "first_wu_gu_ji"):  # the first 8筒: R70
+        first = data.get(field)
+        if first is not None:
+            out[field] = {"seat": move(first["seat"]), "claimed_by": move(first.get("claimed_by"))}
     outcome = dict(data["outcome"])
     if outcome.get("type") == "win":
         outcome["from"] = move(outcome.get("from"))

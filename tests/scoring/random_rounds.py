@@ -19,6 +19,7 @@ from calculator.scoring.rules import CHOICES
 
 KINDS = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 YAOJI = "1s"
+WU_GU_JI = "8p"
 OUTCOMES = ("draw", "self_draw", "discard", "multi", "hot", "robbed")
 OUTCOME_WEIGHTS = (2, 3, 4, 2, 2, 1)
 STAKES = ("1", "0.5", "2", "5", "0.25", "1.5", "3")
@@ -57,6 +58,18 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "xing_qi_ji": (True, False),
     "chong_feng_claimed": (True, False),
     "chong_feng_pays": (True, False),
+    "dealer_bonus_win_only": (True, False),  # issue 21's sub-variants (R66 on)
+    "ze_ren_every": (True, False),
+    "wu_gu_ji_to_ready": (True, False),
+    "discard_pool": (True, False),
+    "chong_feng_wu_gu_ji": (True, False),
+}
+# Options that change nothing without others: drawn, they bring those along most of the time.
+COMPANIONS: dict[str, dict[str, Any]] = {
+    "dealer_bonus_win_only": {"dealer_bonus": 1},
+    "wu_gu_ji_to_ready": {"wu_gu_ji": 1, "chicken_flow": "to_ready"},
+    "discard_pool": {"chicken_flow": "to_ready"},
+    "chong_feng_wu_gu_ji": {"wu_gu_ji": 2},
 }
 
 
@@ -243,6 +256,9 @@ def _build(rng: random.Random) -> dict[str, Any]:
     preset = rng.choice(tuple(PRESETS))
     chosen = rng.sample(sorted(OPTION_VALUES), rng.randint(0, 5))
     options = {name: rng.choice(OPTION_VALUES[name]) for name in chosen}
+    for name in chosen:
+        if options[name] and name in COMPANIONS and rng.random() < 0.7:
+            options = {**COMPANIONS[name], **options}
     rules = PRESETS[preset]
     kind_of = rng.choices(OUTCOMES, OUTCOME_WEIGHTS)[0]
     if kind_of == "multi" and players == 3:
@@ -291,7 +307,8 @@ def _build(rng: random.Random) -> dict[str, Any]:
     for seat, data in enumerate(seats):
         data["discards"] = []
         for _ in range(rng.choice((0, 0, 1, 2, 3))):
-            kind = YAOJI if wall.left[YAOJI] and rng.random() < 0.4 else wall.random_kind(rng)
+            kind = YAOJI if wall.left[YAOJI] and rng.random() < 0.4 else (
+                WU_GU_JI if wall.left[WU_GU_JI] and rng.random() < 0.1 else wall.random_kind(rng))
             wall.take(kind)
             data["discards"].append(kind)
         data["declared"] = None
@@ -325,6 +342,7 @@ def _build(rng: random.Random) -> dict[str, Any]:
                   for s in seats],
         "turned": turned,
         "first_yaoji": _first_yaoji(rng, seats),
+        **({"first_wu_gu_ji": first_wu} if (first_wu := _first_yaoji(rng, seats, WU_GU_JI)) else {}),  # R70
         "outcome": outcome,
         **({"dealer_streak": rng.choice((1, 2, 5))} if rng.random() < 0.3 else {}),
         **({"kai_ju_gen": True} if rng.random() < 0.2 else {}),  # 开局跟 (R63)
@@ -332,14 +350,15 @@ def _build(rng: random.Random) -> dict[str, Any]:
     }
 
 
-def _first_yaoji(rng: random.Random, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Who discarded the first 幺鸡: an unclaimed one in someone's discards, or one claimed by a meld."""
+def _first_yaoji(rng: random.Random, seats: list[dict[str, Any]], tile: str = YAOJI) -> dict[str, Any] | None:
+    """Who discarded the first 幺鸡 (R70: the first 8筒): an unclaimed one in someone's discards, or
+    one claimed by a meld."""
     choices: list[dict[str, Any]] = [
-        {"seat": s, "claimed_by": None} for s, data in enumerate(seats) if YAOJI in data["discards"]
+        {"seat": s, "claimed_by": None} for s, data in enumerate(seats) if tile in data["discards"]
     ]
     for claimer, data in enumerate(seats):
         for meld in data["melds"]:
-            if meld["tile"] == YAOJI and meld.get("from") is not None and meld.get("kind") != "men":
+            if meld["tile"] == tile and meld.get("from") is not None and meld.get("kind") != "men":
                 choices.append({"seat": meld["from"], "claimed_by": claimer})
     if not choices or rng.random() < 0.15:
         return None

@@ -212,8 +212,10 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
 
     def pay_hu(payer: int, payee: int, points: int) -> None:  # R59: the dealer's win or loss moves more
         pay(payer, payee, points)
-        if points and dealer_extra and dealer in (payer, payee):
-            pay(payer, payee, dealer_extra)
+        # R66: only the dealer's win moves more, not its loss
+        if points and dealer_extra and (payee == dealer or (payer == dealer and not rules.dealer_bonus_win_only)):
+            # a dealer robbing a kong: the robbed seat pays for each of the N − 1 others (R14)
+            pay(payer, payee, dealer_extra * (n - 1 if robbed and payee == dealer else 1))
 
     for w in winners:  # R11–R14
         v = value[w]
@@ -268,31 +270,56 @@ def reference_settle(data: dict[str, Any], rules) -> tuple[list[int], int]:
     if rules.chui_feng and data.get("turned") == "5p":  # R55 吹风鸡: no chickens at all
         xiang_gong()
         return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
-    counted = [_chicken_worth(data, rules, s) for s in range(n)]  # R19–R25, R48–R51
-    worth = [c[0] for c in counted]
     gold = "1s" in _turned_chickens(data, rules)
-    to_ready = rules.chicken_flow == "to_ready"  # R50
+    to_ready = rules.chicken_flow in ("to_ready", "to_ready_chong_feng_all")  # R50
     collectors = [s for s in range(n) if collects(s, "ready" if to_ready else rules.chicken_collectors)]
+    first = data.get("first_yaoji")
+    holder = None  # whose 冲锋鸡 (R22): an unclaimed first 幺鸡's discarder; R65: "a ready claimer"
+    if first and first.get("claimed_by") is None:
+        holder = first["seat"]
+    elif first and rules.chong_feng_claimed:
+        claimer = first["claimed_by"]
+        bao = rules.chicken_collectors == "ready_or_pay" and claimer not in burned  # 包鸡 pays it out
+        holder = claimer if claimer in collectors or bao else first["seat"]  # else it stays the discarder's
+    counted = [_chicken_worth(data, rules, s, holder) for s in range(n)]  # R19–R25, R48–R51
+    worth = [c[0] for c in counted]
+    cf = rules.chong_feng_gold if gold else rules.chong_feng
     for c in collectors:
         for o in others(c):
             if not (to_ready and ready[o]):
                 pay(o, c, worth[c])
+            elif rules.chicken_flow == "to_ready_chong_feng_all" and holder == c:
+                pay(o, c, cf)  # R50's other table: every other seat pays a ready holder's 冲锋鸡
+    # R50: a not-ready seat's discarded 幺鸡 (R68: and 8筒) count for every ready seat; R69: pooled
+    flow_payers = [s for s in range(n) if s not in collectors and s not in burned and not ready[s]]
+    own = {s: counted[s][2] + (counted[s][3] if rules.wu_gu_ji_to_ready else 0) for s in flow_payers}
+    if rules.discard_pool:
+        own = {s: sum(own.values()) for s in flow_payers}
     for s in range(n):
         if s in collectors or s in burned or (to_ready and ready[s]):
             continue
         for c in collectors:
             if rules.chicken_collectors == "ready_or_pay":  # R24 包鸡, or R49 only what it showed
                 pay(s, c, counted[s][1] if rules.bao_ji == "shown" else worth[s])
-            elif to_ready:  # R50: its discarded 幺鸡 count for every ready seat
-                pay(s, c, counted[s][2])
+            elif to_ready:
+                pay(s, c, own[s])
             if rules.chong_feng_pays and rules.chicken_collectors != "ready_or_pay" and not ready[s]:
-                first = data.get("first_yaoji")  # R65: a not-ready holder pays out its 冲锋鸡
-                if first and first["seat"] == s and first.get("claimed_by") is None:
+                if holder == s:  # R65: a not-ready holder pays out its 冲锋鸡
                     pay(s, c, rules.chong_feng_gold if gold else rules.chong_feng)
-    first = data.get("first_yaoji")
-    if (first and first.get("claimed_by") is not None and first["claimed_by"] in collectors
-            and not (to_ready and ready[first["seat"]])):
-        pay(first["seat"], first["claimed_by"], rules.ze_ren * (rules.gold if gold and rules.ze_ren_gold else 1))
+    claims = [(first["seat"], first["claimed_by"])] if first and first.get("claimed_by") is not None else []
+    if rules.ze_ren_every:  # R67: a 幺鸡 claimed later, from the seat its meld names, owes one too
+        claims += [(m["from"], s) for s, raw in enumerate(seats) for m in _melds(raw)
+                   if m["tile"] == "1s" and m.get("from") is not None and m.get("kind") != "men"
+                   and not (first and first.get("claimed_by") == s)]
+    for discarder, claimer in claims:
+        if claimer in collectors and not (to_ready and ready[discarder]):
+            pay(discarder, claimer, rules.ze_ren * (rules.gold if gold and rules.ze_ren_gold else 1))
+    first_wu = data.get("first_wu_gu_ji")  # R70: the first 8筒's 责任乌骨鸡, 责任鸡 × wu_gu_ji
+    if rules.chong_feng_wu_gu_ji and rules.wu_gu_ji and first_wu and first_wu.get("claimed_by") is not None:
+        discarder, claimer = first_wu["seat"], first_wu["claimed_by"]
+        wu_gold = "8p" in _turned_chickens(data, rules)  # (no weekday is 8: never a 星期鸡)
+        if claimer in collectors and not (to_ready and ready[discarder]):
+            pay(discarder, claimer, rules.ze_ren * rules.wu_gu_ji * (rules.gold if wu_gold and rules.ze_ren_gold else 1))
     xiang_gong()
     return capped((net, _dealer_after_win(rules.multi_win_dealer, dealer, source, winners, n)))
 
@@ -333,9 +360,9 @@ def _turned_chickens(data: dict, rules) -> set[str]:
     return {f"{(rank - 1 + step) % 9 + 1}{suit}" for step in steps}
 
 
-def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
+def _chicken_worth(data: dict, rules, seat: int, holder: int | None) -> tuple[int, int, int, int]:
     """(all its chickens, those it showed: melded and discarded 幺鸡 and its 冲锋鸡 (R49), its
-    discarded 幺鸡 alone (R50))."""
+    discarded 幺鸡 alone (R50), its discarded 8筒 alone (R68))."""
     raw = data["seats"][seat]
     kinds = _turned_chickens(data, rules)
     g = rules.gold if "1s" in kinds else 1
@@ -343,7 +370,7 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
         kinds = kinds | {f"{data['weekday']}{suit}" for suit in "mp"} | ({f"{data['weekday']}s"} - {"1s"})
     wu = rules.wu_gu_ji  # R44 乌骨鸡: 8筒 like 幺鸡, gold when it is also a 翻牌鸡, then not one too
     wu_g = rules.gold if "8p" in kinds else 1
-    worth = shown = discarded = 0
+    worth = shown = discarded = wu_out = 0
     for tile in tiles_of(raw.get("concealed", "")):
         if wu and tile == "8p":
             worth += wu * wu_g
@@ -360,27 +387,33 @@ def _chicken_worth(data: dict, rules, seat: int) -> tuple[int, int, int]:
     discards = tiles_of(raw.get("discards") or "")
     first = data.get("first_yaoji")
     cf = rules.chong_feng_gold if g > 1 else rules.chong_feng  # the worth that applies (RULE-DECISIONS #3)
-    if first and first["seat"] == seat and first.get("claimed_by") is None and cf > 0:
-        if not rules.chong_feng_on_top:  # R51: on top of the tile's own worth
-            discards.remove("1s")
-        worth += cf
+    if holder == seat:
+        if first.get("claimed_by") is None and cf > 0 and not rules.chong_feng_on_top:
+            discards.remove("1s")  # the 冲锋鸡 replaces the tile's own worth; R51: on top of it
+        worth += cf  # R65: a claimed one is in the claimer's meld, counted there as a 幺鸡
         shown += cf
-    if first and first.get("claimed_by") == seat and rules.chong_feng_claimed:  # R65: the claimer's now
-        worth += cf
-        shown += cf
+    first_wu = data.get("first_wu_gu_ji")  # R70 冲锋乌骨鸡: the unclaimed first 8筒, 冲锋鸡 × wu_gu_ji
+    if rules.chong_feng_wu_gu_ji and wu and first_wu and first_wu["seat"] == seat and first_wu.get("claimed_by") is None:
+        cf_wu = (rules.chong_feng_gold if "8p" in kinds else rules.chong_feng) * wu
+        if cf_wu:
+            if not rules.chong_feng_on_top:
+                discards.remove("8p")
+            worth += cf_wu
+            shown += cf_wu
     counted = {"all": kinds | {"1s"} | ({"8p"} if wu else set()), "yaoji": {"1s"}, "none": set()}[
         rules.chicken_discards]
     for tile in discards:
         if tile in counted and wu and tile == "8p":
             worth += wu * (wu_g if rules.gold_discards else 1)
             shown += wu * (wu_g if rules.gold_discards else 1)
+            wu_out += wu * (wu_g if rules.gold_discards else 1)
         elif tile in counted:
             one = (g if rules.gold_discards else 1) if tile == "1s" else 1
             worth += one
             if tile == "1s":
                 shown += one
                 discarded += one
-    return worth, shown, discarded
+    return worth, shown, discarded, wu_out
 
 
 def _dealer_after_draw(rule: str, dealer: int, ready: list[int], n: int) -> int:

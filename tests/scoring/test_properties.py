@@ -38,10 +38,10 @@ HOUSE_PATTERNS = ({}, {"dan_diao": 10, "qing_dan_diao": 20, "duo_long": 10}, {"d
 RULE_OF = {  # the rules an item of each reason may cite: its own, or a house-rule variant's (R45 on)
     "hu.discard": {"R11"}, "hu.self_draw": {"R12", "R45", "R62"}, "hu.hot_shot": {"R13", "R47"},
     "hu.robbed": {"R14", "R46"}, "hu.dealer": {"R59"}, "bao.kill": {"R31", "R56"}, "dou.men": {"R16"},
-    "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50"},
-    "ji.chong_feng": {"R22", "R51", "R65"}, "ji.ze_ren": {"R23", "R54"}, "ji.bao": {"R24", "R49"},
+    "dou.zhuanwan": {"R16"}, "dou.dian": {"R16", "R57"}, "dou.reverse": {"R52"}, "ji.turned": {"R19", "R48"}, "ji.yaoji": {"R21", "R50", "R69"},
+    "ji.chong_feng": {"R22", "R50", "R51", "R65", "R70"}, "ji.ze_ren": {"R23", "R54", "R67", "R70"}, "ji.bao": {"R24", "R49"},
     "cha_jiao": {"R33"}, "penalty.pass": {"R36"}, "penalty.xiang_gong": {"R37"}, "penalty.gen_zhuang": {"R63"}, "cap": {"R53"},
-    "ji.wu_gu_ji": {"R44"}, "ji.xing_qi": {"R64"},
+    "ji.wu_gu_ji": {"R44", "R68", "R69"}, "ji.xing_qi": {"R64"},
 }
 # A variant's rule is cited only when the round's rules play that variant.
 VARIANT_ON = {
@@ -51,7 +51,7 @@ VARIANT_ON = {
     "R47": lambda r: r.hot_shot_bonus == "double",
     "R48": lambda r: r.turned_chicken in ("self", "self_next"),
     "R49": lambda r: r.bao_ji == "shown",
-    "R50": lambda r: r.chicken_flow == "to_ready",
+    "R50": lambda r: r.chicken_flow in ("to_ready", "to_ready_chong_feng_all"),
     "R51": lambda r: r.chong_feng_on_top,
     "R52": lambda r: r.dou_reverse,
     "R53": lambda r: r.cap > 0,
@@ -63,6 +63,10 @@ VARIANT_ON = {
     "R64": lambda r: r.xing_qi_ji,
     "R65": lambda r: r.chong_feng_claimed or r.chong_feng_pays,
     "R62": lambda r: r.tian_hu > 0 or r.di_hu > 0 or r.tian_di_bonus > 0,
+    "R67": lambda r: r.ze_ren_every,
+    "R68": lambda r: r.wu_gu_ji_to_ready and r.wu_gu_ji > 0 and r.chicken_flow != "all",
+    "R69": lambda r: r.discard_pool and r.chicken_flow != "all",
+    "R70": lambda r: r.chong_feng_wu_gu_ji and r.wu_gu_ji > 0,
 }
 
 # ---------------------------------------------------------------------------------- the naive checker

@@ -59,6 +59,11 @@ TABLE = {
     "xing_qi_ji": (False, False, False),  # R64
     "chong_feng_claimed": (False, False, False),  # R65
     "chong_feng_pays": (False, False, False),
+    "dealer_bonus_win_only": (False, False, False),  # R66
+    "ze_ren_every": (False, False, False),  # R67
+    "wu_gu_ji_to_ready": (False, False, False),  # R68
+    "discard_pool": (False, False, False),  # R69
+    "chong_feng_wu_gu_ji": (False, False, False),  # R70
 }
 
 

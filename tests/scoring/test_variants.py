@@ -10,18 +10,20 @@ import pytest
 from calculator.scoring import PRESETS, RecordInvalid, settle_record
 
 from .factory import discard_win, draw, item_set, record, seat, self_draw, settle
-from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED
+from .test_chickens import CHONG_FENG, COLLECTORS, TURNED, YAOJI_MELDED, ZE_REN_NOT_READY
 from .test_win import DA_DUI, FILL_A, FILL_B, PING_BARE, READY_1, ROBBED
 
 VARIANT_OPTIONS = {
     "self_draw": ("plain", "double_plus_one"), "robbed_kong": ("pay_all_plain", "four_v", "v_plus_one"),
     "hot_shot_bonus": ("double",), "turned_chicken": ("self", "self_next"), "bao_ji": ("shown",),
-    "chicken_flow": ("to_ready",), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
+    "chicken_flow": ("to_ready", "to_ready_chong_feng_all"), "chong_feng_on_top": (True,), "dou_reverse": (True,), "cap": (30,),
     "ze_ren_gold": (False,), "chui_feng": (True,), "declare_kill_by_kind": (True,), "dian_payer": ("konger",),
     "declare_floor": (True,), "dealer_bonus": (1,), "dealer_streak_bonus": (1,),
     "dan_diao": (10, 17), "qing_dan_diao": (20,), "duo_long": (10,), "tian_hu": (33,), "di_hu": (23,),
     "tian_di_bonus": (10,), "gen_zhuang": (4,),
     "xing_qi_ji": (True,), "chong_feng_claimed": (True,), "chong_feng_pays": (True,),
+    "dealer_bonus_win_only": (True,), "ze_ren_every": (True,), "wu_gu_ji_to_ready": (True,), "discard_pool": (True,),
+    "chong_feng_wu_gu_ji": (True,),
 }
 
 
@@ -162,6 +164,33 @@ def test_r50_when_every_seat_is_ready_no_chicken_moves():
     s = settle(seats, discard_win(2, (0, "5m")), options={"chicken_flow": "to_ready"})
     assert all(h.ready for h in s.hands)
     assert s.net == [5, 0, -5]  # the 大对子 alone
+
+
+# Who pays a ready holder's 冲锋鸡 under R50 (issue 21, decision 3): seat 3 (ready) discarded the
+# unclaimed first 幺鸡; seat 0 wins 大对子 (V = 5) on seat 2's 7条; seats 1 and 2 are not ready.
+@pytest.mark.parametrize("flow, turned, net, ready_pays", [
+    # to_ready: only the not-ready seats 1 and 2 pay seat 3 its 冲锋鸡 2 (the winner, ready, does not):
+    # seat 0: 5; seat 1: −2; seat 2: −5 − 2; seat 3: 2 × 2.
+    ("to_ready", None, [5, -2, -7, 4], False),
+    # to_ready_chong_feng_all (the table R50 comes from): every other seat pays it, the winner too:
+    # seat 0: 5 − 2; seat 1: −2; seat 2: −7; seat 3: 3 × 2.
+    ("to_ready_chong_feng_all", None, [3, -2, -7, 6], True),
+    # 金鸡 (turned 9条): the 冲锋金鸡 4. to_ready: seat 3: 2 × 4; the other: 3 × 4, seat 0: 5 − 4.
+    ("to_ready", "9s", [5, -4, -9, 8], False),
+    ("to_ready_chong_feng_all", "9s", [1, -4, -9, 12], True),
+])
+def test_r50_who_pays_a_ready_holders_chong_feng(flow, turned, net, ready_pays):
+    s = settle(CHONG_FENG, discard_win(2, (0, "7s")), turned=turned, first_yaoji=(3, None),
+               options={"chicken_flow": flow})
+    assert s.net == net
+    paid_by_winner = [i for i in s.items if i.reason == "ji.chong_feng" and i.payer == 0]
+    assert [(i.payee, i.rule) for i in paid_by_winner] == ([(3, "R50")] if ready_pays else [])
+
+
+def test_r50_chong_feng_all_moves_nothing_else_between_ready_seats():
+    # COLLECTORS has no 冲锋鸡: both values of R50 settle it alike ([9, 2, −3, −8], see above).
+    for flow in ("to_ready", "to_ready_chong_feng_all"):
+        assert settle(COLLECTORS, discard_win(3, (0, "5m")), options={"chicken_flow": flow}).net == [9, 2, -3, -8]
 
 
 # ---------------------------------------------------------------------------------- R51 冲锋鸡 on top
@@ -323,6 +352,35 @@ def test_r59_three_players():
     # Seat 0 self-draws 平胡 while seat 2 deals: seat 1 pays 2, the dealer 2 + 1.
     data = record([PING_BARE, READY_1, FILL_A], self_draw(0, "8m"), dealer=2, options={"dealer_bonus": 1})
     assert settle_record(data).net == [5, -2, -3]
+
+
+# The dealer robbing a kong (issue 21, decision 2): R14 has the robbed seat pay what a self-draw would
+# cost all the others, so it pays the bonus as each of them would, (N − 1) × bonus.
+@pytest.mark.parametrize("dealer, robbed_kong, hu, extra", [
+    # Seat 0 (平胡 V = 1) robs seat 2's 5条; ROBBED's pay_all is 3 × (1 + 1) = 6.
+    (0, "pay_all", 6, 3 * 1),          # the dealer wins: 3 × 1 (a dealer's 自摸 moves 1 more per payer)
+    (0, "qing_yi_se", 10, 3 * 1),      # 兴义's single payment, max(1, 清一色 10): still 3 × 1
+    (0, "v_plus_one", 2, 3 * 1),       # R46 V + 1: 3 × 1
+    (2, "pay_all", 6, 1),              # the robbed seat deals: it pays as the dealer would, once
+    (1, "pay_all", 6, 0),              # a third seat deals: neither wins nor pays, nothing moves
+])
+def test_r59_the_dealer_robbing_a_kong_is_paid_the_bonus_for_every_other_seat(dealer, robbed_kong, hu, extra):
+    s = settle(ROBBED, discard_win(2, (0, "5s"), robbed=True), dealer=dealer,
+               options={"dealer_bonus": 1, "robbed_kong": robbed_kong})
+    assert item_set(s, "hu.robbed")[0][:3] == (2, 0, hu)
+    assert item_set(s, "hu.dealer") == ([(2, 0, extra, "hu.dealer", "R59")] if extra else [])
+
+
+def test_r59_the_dealer_robbing_a_kong_at_three_seats_with_a_streak():
+    # Three seats, the dealer (seat 0) robs seat 2's 5条 in its third round in a row (streak 2):
+    # extra = 1 + 1 × 2 = 3 per payer, and seat 2 pays for both others: 2 × 3 = 6 besides the
+    # 2 × (1 + 1) = 4 of R14. Without the options [0, −4, 4]: seat 0: 0 + 6; seat 2: 4 − 6.
+    data = record([ROBBED[0], ROBBED[1], "11s789m78p P5s<1 M9s"], discard_win(2, (0, "5s"), robbed=True),
+                  options={"dealer_bonus": 1, "dealer_streak_bonus": 1})
+    data["dealer_streak"] = 2
+    s = settle_record(data)
+    assert item_set(s, "hu.dealer") == [(2, 0, 6, "hu.dealer", "R59")]
+    assert s.net == [6, -4, -2]
 
 
 # ---------------------------------------------------------------------------------- R60 单钓 / 大吊车
@@ -522,3 +580,250 @@ def test_r65_a_not_ready_holder_pays_each_ready_seat(players, turned, each):
         (holder, r, each, "R65") for r in ready]
     off = settle(seats, outcome, turned=turned, first_yaoji=(holder, None))
     assert not item_set(off, "ji.chong_feng")  # off (every preset): a not-ready seat's 冲锋鸡 is nothing
+
+
+# R65 "moved to a ready claimer" (issue 21): seat 1 ponged seat 3's first 幺鸡 (its own three 幺鸡 are
+# worth 3) but is not ready; seat 0 wins 大对子 (V = 5) on seat 2's 7条. Seat 3 is ready (waits 9筒)
+# in the first fixture, not ready in the second.
+CLAIMED_NOT_READY = [*ZE_REN_NOT_READY[:3], "456s345m678m456p9p"]
+
+
+@pytest.mark.parametrize("seats, options, net", [
+    # Without 包鸡 a claimer that is not ready pays no 冲锋鸡: it stays its ready discarder's, which
+    # collects 2 from each other seat, whether chong_feng_pays is on or not:
+    # seat 0: 5 − 2; seat 1: −2; seat 2: −5 − 2; seat 3: 3 × 2.
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True}, [3, -2, -7, 6]),
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True}, [3, -2, -7, 6]),
+    # 包鸡 (R24): the not-ready claimer pays its own out, 3 幺鸡 + 冲锋鸡 2 = 5 to each ready seat
+    # (0 and 3): seat 0: 5 + 5; seat 1: −10; seat 2: −5; seat 3: +5. chong_feng_pays adds nothing.
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chicken_collectors": "ready_or_pay"}, [10, -10, -5, 5]),
+    (CLAIMED_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True,
+                         "chicken_collectors": "ready_or_pay"}, [10, -10, -5, 5]),
+    # Both claimer and discarder not ready: the 冲锋鸡 stays seat 3's and is collected by nobody
+    # ([5, 0, −5, 0] as without R65); with chong_feng_pays seat 3, a not-ready holder, pays the one
+    # ready seat 2: seat 0: 5 + 2; seat 3: −2.
+    (ZE_REN_NOT_READY, {"chong_feng_claimed": True}, [5, 0, -5, 0]),
+    (ZE_REN_NOT_READY, {"chong_feng_claimed": True, "chong_feng_pays": True}, [7, 0, -5, -2]),
+])
+def test_r65_a_claimer_that_is_not_ready_leaves_the_chong_feng_with_its_discarder(seats, options, net):
+    s = settle(seats, discard_win(2, (0, "7s")), first_yaoji=(3, 1), options=options)
+    assert [h.ready for h in s.hands][1] is False
+    assert s.net == net
+    # The 冲锋鸡 is seat 3's in every row: collected by it, or paid out by it, never seat 1's.
+    assert all(3 in (i.payer, i.payee) for i in s.items if i.reason == "ji.chong_feng")
+    assert {i.rule for i in s.items if i.reason == "ji.chong_feng"} <= {"R65"}
+
+
+# The record of issue 21 (a public engine's table rules): seat 0, ready, discarded the first 幺鸡; seat 1,
+# not ready, ponged it; the dealer, seat 2, self-draws 平胡 on 1万. Turned 2万: 3万 are the 翻牌鸡.
+ISSUE_21_RECORD = {
+    "preset": "guiyang",
+    "options": {"patterns": {"xiao_qi_dui": 7, "long_qi_dui": 10, "qing_qi_dui": 17, "qing_long_qi_dui": 20},
+                "jian_dou_san": True, "wu_gu_ji": 1, "dou_reverse": True, "chicken_flow": "to_ready",
+                "chong_feng_on_top": True, "chong_feng_claimed": True, "chong_feng_pays": True,
+                "ze_ren_gold": False, "dan_diao": 17, "robbed_kong": "four_v", "hot_shot_bonus": "double"},
+    "dealer": 2,
+    "seats": [
+        {"concealed": "2m 3m 4m 4s 4s 1p 2p 3p 5p 6p 7p 7p 8p", "melds": [], "discards": "7s 9m 7m 4m"},
+        {"concealed": "3s 4s 4p 5p 7p 8p 9p",
+         "melds": [{"type": "kong", "kind": "dian", "tile": "8m", "from": 2}, {"type": "pong", "tile": "1s", "from": 0}],
+         "discards": "3m 5p 5m 7m 8s 9s"},
+        {"concealed": "1m 2m 3m 5m 5m 1p 2p 3p 9p 9p 9p", "melds": [{"type": "pong", "tile": "9m", "from": 3}],
+         "discards": "6p 5s 9s 6p 8s 1p"},
+        {"concealed": "1m 2m 3m 6m 6m 7m 4p 5p 7p 8p", "melds": [{"type": "pong", "tile": "2s", "from": 0}],
+         "discards": "2p 6s 6s 8s 9s 2p"},
+    ],
+    "turned": "2m",
+    "first_yaoji": {"seat": 0, "claimed_by": 1},
+    "outcome": {"type": "win", "from": None, "winners": [{"seat": 2, "tile": "1m"}], "after_kong": False},
+}
+
+
+@pytest.mark.parametrize("pays", [False, True])
+def test_r65_issue_21_record_the_chong_feng_stays_with_its_ready_discarder(pays):
+    data = {**ISSUE_21_RECORD, "options": {**ISSUE_21_RECORD["options"], "chong_feng_pays": pays}}
+    s = settle_record(data)
+    assert [h.status for h in s.hands] == ["ready", "not_ready", "won", "not_ready"]
+    # 自摸 平胡 (R12): 1 + 1 = 2 from each of seats 0, 1, 3.            seat 2: +6
+    # 豆 倒赔 (R52): not-ready seat 1's 点豆 of 8万, fed by ready seat 2, 见豆三 3.   1 → 2: 3
+    # chicken_flow to_ready (R50): ready seats 0 and 2 collect from not-ready seats 1 and 3 only.
+    #   seat 0: 3万 (翻牌鸡) 1 + 8筒 (乌骨鸡 1) 1 + the 冲锋鸡 2 (it stays seat 0's: seat 1 is not
+    #   ready and there is no 包鸡) = 4 from each of seats 1 and 3;    seat 0: +8
+    #   seat 2: 3万 1 from each of seats 1 and 3;                        seat 2: +2
+    # 责任鸡: none (seat 1 collects nothing); nobody pays a 冲锋鸡 out (the holder, seat 0, is ready).
+    # seat 0: −2 + 8 = 6; seat 1: −2 − 3 − 4 − 1 = −10; seat 2: 6 + 3 + 2 = 11; seat 3: −2 − 4 − 1 = −7.
+    # (Before the fix: [2, −8, 11, −5], and [4, −12, 13, −5] with chong_feng_pays: seat 1 paid 2 + 2.)
+    assert s.net == [6, -10, 11, -7]
+    assert item_set(s, "ji.chong_feng") == [(1, 0, 2, "ji.chong_feng", "R65"), (3, 0, 2, "ji.chong_feng", "R65")]
+
+
+# ---------------------------------------------------------------------------------- R66 庄家加番 on the dealer's win only
+
+@pytest.mark.parametrize("dealer, win_only, net", [
+    # "庄家加番 on the dealer's win only (one engine)": the dealer self-draws 平胡: 2 + 1 from each, as R59.
+    (0, True, [9, -3, -3, -3]),
+    # seat 0 self-draws while seat 1 deals: under R59 the dealer pays 2 + 1 ([7, −3, −2, −2]);
+    # on the win only it pays 2 like the others.
+    (1, False, [7, -3, -2, -2]),
+    (1, True, [6, -2, -2, -2]),
+])
+def test_r66_dealer_bonus_on_the_dealers_win_only(dealer, win_only, net):
+    data = record([PING_BARE, READY_1, FILL_A, FILL_B], self_draw(0, "8m"), dealer=dealer,
+                  options={"dealer_bonus": 1, "dealer_bonus_win_only": win_only})
+    assert settle_record(data).net == net
+
+
+def test_r66_a_dealer_feeding_a_win_pays_no_bonus_but_its_streak_still_counts_on_its_own_win():
+    # Seat 3 deals (streak 2) and feeds seat 0's 大对子 (V = 5): no 加番 on the loss, 5 alone.
+    data = record(CHONG_FENG[:3] + [FILL_B], discard_win(3, (0, "7s")), dealer=3,
+                  options={"dealer_bonus": 1, "dealer_streak_bonus": 1, "dealer_bonus_win_only": True})
+    data["dealer_streak"] = 2
+    s = settle_record(data)
+    assert item_set(s, "hu.dealer") == []
+    assert item_set(s, "hu.discard") == [(3, 0, 5, "hu.discard", "R11")]
+
+
+# ---------------------------------------------------------------------------------- R67 责任鸡 on every claimed 幺鸡
+
+@pytest.mark.parametrize("turned, options, net, ze_ren", [
+    # Seat 0 ponged a 幺鸡 from seat 3 that was not recorded as the first: no 责任鸡 (R23) in 贵阳:
+    # test_chickens' [14, 0, −9, −5] less the 1 seat 3 paid. seat 0: 14 − 1; seat 3: −5 + 1.
+    (None, {}, [13, 0, -9, -4], None),
+    # "责任鸡 on every claimed 幺鸡, not only the first": seat 3 pays seat 0 its 1 again.
+    (None, {"ze_ren_every": True}, [14, 0, -9, -5], 1),
+    # 金鸡 (turned 9条): R23's 1 × 2 = 2. [23, 0, −13, −10] with it, [21, 0, −13, −8] without.
+    ("9s", {}, [21, 0, -13, -8], None),
+    ("9s", {"ze_ren_every": True}, [23, 0, -13, -10], 2),
+    # R54 (no doubling on 金鸡): 1. seat 0: 21 + 1; seat 3: −8 − 1.
+    ("9s", {"ze_ren_every": True, "ze_ren_gold": False}, [22, 0, -13, -9], 1),
+])
+def test_r67_ze_ren_on_every_claimed_yaoji(turned, options, net, ze_ren):
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), turned=turned, options=options)
+    assert s.net == net
+    assert item_set(s, "ji.ze_ren") == ([(3, 0, ze_ren, "ji.ze_ren", "R67")] if ze_ren else [])
+
+
+def test_r67_the_first_claimed_yaoji_is_paid_once():
+    # Recorded as the first 幺鸡 (R23), the same pong pays its 责任鸡 once, citing R23.
+    s = settle(YAOJI_MELDED, discard_win(2, (0, "5m")), first_yaoji=(3, 0), options={"ze_ren_every": True})
+    assert item_set(s, "ji.ze_ren") == [(3, 0, 1, "ji.ze_ren", "R23")]
+    assert s.net == [14, 0, -9, -5]
+
+
+# ---------------------------------------------------------------------------------- R68, R69: discards under R50
+
+# SHOWN (R50's second row: seat 2, not ready, discarded a 幺鸡) with seat 3, not ready, discarding an 8筒.
+# Under R50 with 乌骨鸡 1: seat 0 (won) is worth 2 幺鸡 + 888筒 3 = 5, seat 1 (ready) 1; seat 3 feeds
+# the 大对子 (5). seat 0: 5 + 5 + 5 + 1 (seat 2's 幺鸡) = 16; seat 1: 1 + 1 + 1 = 3;
+# seat 2: −5 − 1 − 1 − 1 = −8; seat 3: −5 − 5 − 1 = −11 — its 8筒 counts for nothing.
+WU_OUT = [*SHOWN[:3], seat("13479m125p24589s", discards="8p")]
+TO_READY_WU = {"chicken_flow": "to_ready", "wu_gu_ji": 1}
+
+
+@pytest.mark.parametrize("options, net", [
+    (TO_READY_WU, [16, 3, -8, -11]),
+    # R68 "a not-ready seat's discarded 8筒 counting for ready seats like its discarded 幺鸡":
+    # seat 3 pays 1 to each of seats 0 and 1. seat 0: 16 + 1; seat 1: 3 + 1; seat 3: −11 − 2
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True}, [17, 4, -8, -13]),
+    # 金乌骨鸡 (turned 7筒 makes 8筒 a 翻牌鸡): seat 0's 888筒 are 3 × 1 × 2 = 6 (worth 8), seat 3's
+    # discarded 8筒 2 (gold_discards). seat 0: 5 + 8 + 8 + 1 + 2 = 24; seat 1: 1 + 1 + 1 + 2 = 5;
+    # seat 2: −8 − 1 − 1 − 1 = −11; seat 3: −5 − 8 − 1 − 2 − 2 = −18.
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True, "_turned": "7p"}, [24, 5, -11, -18]),
+    # Without R50 (chicken_flow all) R68 changes nothing: seat 3 collects nothing, its 8筒 is void.
+    ({"wu_gu_ji": 1, "wu_gu_ji_to_ready": True}, None),
+])
+def test_r68_a_not_ready_seats_discarded_wu_gu_ji_under_r50(options, net):
+    options = dict(options)
+    turned = options.pop("_turned", None)
+    s = settle(WU_OUT, discard_win(3, (0, "5m")), turned=turned, options=options)
+    if net is None:
+        off = {k: v for k, v in options.items() if k != "wu_gu_ji_to_ready"}
+        assert s.net == settle(WU_OUT, discard_win(3, (0, "5m")), options=off).net
+        assert not [i for i in s.items if i.rule == "R68"]
+        return
+    assert s.net == net
+    r68 = [(i.payer, i.payee, i.points) for i in s.items if i.rule == "R68"]
+    assert r68 == ([(3, 0, 2 if turned else 1), (3, 1, 2 if turned else 1)]
+                   if options.get("wu_gu_ji_to_ready") else [])
+
+
+@pytest.mark.parametrize("options, net", [
+    # R50 alone (SHOWN's row): seat 2 pays 1 per collector for its own 幺鸡, seat 3 nothing.
+    ({"chicken_flow": "to_ready"}, [10, 3, -5, -8]),
+    # R69 "not-ready seats paying for each other's discarded 幺鸡 pooled, not each for its own":
+    # the pool is seat 2's one 幺鸡: seat 3 pays 1 to each of seats 0 and 1 as well.
+    # seat 0: 10 + 1; seat 1: 3 + 1; seat 3: −8 − 2
+    ({"chicken_flow": "to_ready", "discard_pool": True}, [11, 4, -5, -10]),
+    # With R68 the pool holds seat 2's 幺鸡 and seat 3's 8筒: each pays 2 to each ready seat.
+    # From R68's row [17, 4, −8, −13]: seat 2 pays 1 more to each (its share of the 8筒), seat 3 1
+    # more to each (its share of the 幺鸡): seat 0: 17 + 2; seat 1: 4 + 2; seat 2: −10; seat 3: −15.
+    ({**TO_READY_WU, "wu_gu_ji_to_ready": True, "discard_pool": True}, [19, 6, -10, -15]),
+    # Without R50, R69 changes nothing (no discard is paid for as R50's).
+    ({"discard_pool": True}, [10, 1, -3, -8]),
+])
+def test_r69_discards_paid_pooled(options, net):
+    s = settle(WU_OUT, discard_win(3, (0, "5m")), options=options)
+    assert s.net == net
+    pooled = [i for i in s.items if i.rule == "R69"]
+    assert all(i.words[-1] == ("discard_pool",) for i in pooled)
+    assert bool(pooled) == (options.get("discard_pool", False) and "chicken_flow" in options)
+
+
+# ---------------------------------------------------------------------------------- R70 冲锋乌骨鸡
+
+# 乌骨鸡 worth 2 a tile (VARIANTS.md's second set: 乌骨鸡 2, 冲锋乌骨鸡 4 (金 8), 责任乌骨鸡 2). Seat 0
+# wins 大对子 (V = 5) on seat 2's 7条 holding 888筒 (3 × 2 = 6; 金乌骨鸡 under a turned 7筒: 12); seats
+# 1 and 2 are not ready; seat 3 (ready, waits 9筒) discarded the round's first 8筒.
+NOT_READY_1 = "13456789m15679p"
+WU_FIRST = [CHONG_FENG[0], NOT_READY_1, CHONG_FENG[2], seat("456s234m678m456p9p", discards="8p")]
+# The same, but seat 0 ponged that 8筒 from seat 3 (still 大对子; seat 3 discarded nothing).
+WU_CLAIMED = ["222m555m33p777s P8p<3", NOT_READY_1, CHONG_FENG[2], "456s234m678m456p9p"]
+
+
+@pytest.mark.parametrize("seats, first, turned, options, net, items", [
+    # Off: seat 3's discarded 8筒 is worth 2 (R44, 满堂鸡), collected from each other seat.
+    # seat 0: 5 + 3 × 6 − 2 = 21; seat 1: −6 − 2; seat 2: −5 − 6 − 2; seat 3: −6 + 3 × 2 = 0.
+    (WU_FIRST, (3, None), None, {}, [21, -8, -13, 0], []),
+    # "the first discarded 8筒 is a 冲锋鸡 under 乌骨鸡": 冲锋乌骨鸡 chong_feng 2 × 2 = 4 instead of its 2.
+    # seat 0: 5 + 18 − 4 = 19; seat 1: −6 − 4; seat 2: −5 − 6 − 4; seat 3: −6 + 3 × 4 = 6.
+    (WU_FIRST, (3, None), None, {"chong_feng_wu_gu_ji": True}, [19, -10, -15, 6],
+     [(p, 3, 4, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # 金 (turned 7筒): 冲锋金鸡 4 × 2 = 8 ("金 8"). seat 0: 5 + 3 × 12 − 8 = 33; seat 3: −12 + 3 × 8 = 12.
+    (WU_FIRST, (3, None), "7p", {"chong_feng_wu_gu_ji": True}, [33, -20, -25, 12],
+     [(p, 3, 8, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # R51 on top: the 8筒 keeps its 2 and the 4 comes on top, 6 from each. seat 0: 23 − 6; seat 3: −6 + 18.
+    (WU_FIRST, (3, None), None, {"chong_feng_wu_gu_ji": True, "chong_feng_on_top": True}, [17, -12, -17, 12],
+     [(p, 3, 4, "ji.chong_feng", "R70") for p in (0, 1, 2)]),
+    # Claimed: "责任乌骨鸡 2": seat 3 pays seat 0 ze_ren 1 × 2 more. Off: seat 0: 5 + 3 × 6 = 23, seat 3 −6.
+    (WU_CLAIMED, (3, 0), None, {}, [23, -6, -11, -6], []),
+    (WU_CLAIMED, (3, 0), None, {"chong_feng_wu_gu_ji": True}, [25, -6, -11, -8], [(3, 0, 2, "ji.ze_ren", "R70")]),
+    # 金乌骨鸡: doubled as R23 doubles 责任鸡 on 金鸡, 4. Off: 5 + 3 × 12 = 41; with it 45, seat 3 −12 − 4.
+    (WU_CLAIMED, (3, 0), "7p", {"chong_feng_wu_gu_ji": True}, [45, -12, -17, -16], [(3, 0, 4, "ji.ze_ren", "R70")]),
+])
+def test_r70_chong_feng_wu_gu_ji(seats, first, turned, options, net, items):
+    data = record(seats, discard_win(2, (0, "7s")), turned=turned, options={"wu_gu_ji": 2, **options})
+    data["first_wu_gu_ji"] = {"seat": first[0], "claimed_by": first[1]}
+    s = settle_record(data)
+    assert s.net == net
+    assert [i for i in item_set(s) if i[4] == "R70"] == items
+
+
+def test_r70_needs_wu_gu_ji_and_a_recorded_first_8_dot():
+    # Without 乌骨鸡 the switch moves nothing; without the record's first 8筒 neither.
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"chong_feng_wu_gu_ji": True})
+    data["first_wu_gu_ji"] = {"seat": 3, "claimed_by": None}
+    assert settle_record(data).net == [5, 0, -5, 0]
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"wu_gu_ji": 2, "chong_feng_wu_gu_ji": True})
+    assert settle_record(data).net == [21, -8, -13, 0]
+
+
+@pytest.mark.parametrize("first, seat_", [
+    ((1, None), 1),  # unclaimed, but seat 1 discarded no 8筒
+    ((3, 2), 2),     # claimed by seat 2, which holds no 8筒 meld from seat 3
+])
+def test_r70_a_first_8_dot_must_be_where_the_record_says(first, seat_):
+    data = record(WU_FIRST, discard_win(2, (0, "7s")), options={"wu_gu_ji": 2, "chong_feng_wu_gu_ji": True})
+    data["first_wu_gu_ji"] = {"seat": first[0], "claimed_by": first[1]}
+    with pytest.raises(RecordInvalid) as caught:
+        settle_record(data)
+    assert [(p.code, p.seat, p.field) for p in caught.value.problems] == [("bad_first_wu_gu_ji", seat_, "first_wu_gu_ji")]

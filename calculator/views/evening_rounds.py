@@ -23,7 +23,8 @@ from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present
 from ..presentation.changes import record_changes
 from ..scoring import RecordInvalid, ruleset_from_dict
-from .access import ME_SESSION_KEY, base_context, editing, me, pdf_response, refused, round_or_404
+from ..polls import answered_from_cache
+from .access import ME_SESSION_KEY, base_context, editing, me, pdf_response, private, refused, round_or_404
 from .limits import rate_limited
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -180,6 +181,7 @@ def round_preview(request, evening: Evening):
 
 
 @require_GET
+@answered_from_cache("draft", wrap_answer=private)
 @editing
 def round_draft(request, evening: Evening):
     """The phones' poll while a round is entered together: the fields other pages changed

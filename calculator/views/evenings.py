@@ -23,11 +23,12 @@ from ..entry.draft import SeatProgress, draft_progress
 from ..forms import EveningForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..pdf import render_pdf, report_rounds
+from ..polls import answered_from_cache
 from ..presentation import present, rules_url
 from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
-from .access import ME_SESSION_KEY, base_context, editing, pdf_response, reading, refused, round_or_404
+from .access import ME_SESSION_KEY, base_context, editing, pdf_response, private, reading, refused, round_or_404
 from .limits import rate_limited
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
@@ -99,6 +100,7 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
 
 
 @require_GET
+@answered_from_cache("evening", wrap_answer=private)
 @editing
 def evening_detail(request, evening: Evening):
     """The evening; its live part polls too, so two phones that both record see each other's rounds."""
@@ -140,6 +142,7 @@ def evening_me(request, evening: Evening):
 
 
 @require_GET
+@answered_from_cache("follow", wrap_answer=private)
 @reading
 def evening_follow(request, evening: Evening):
     """The read-only address: totals, chart and rounds, refreshed by htmx polling."""

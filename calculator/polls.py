@@ -14,6 +14,7 @@ import hashlib
 from functools import wraps
 
 from django.core.cache import cache
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
@@ -50,8 +51,10 @@ def _evening_of(instance) -> int | None:
         return instance.pk
     if hasattr(instance, "evening_id"):
         return instance.evening_id
-    round_ = getattr(instance, "round", None)  # a 确认 / 有异议
-    return getattr(round_, "evening_id", None)
+    try:
+        return instance.round.evening_id  # a 确认 / 有异议
+    except ObjectDoesNotExist:  # deleted with its round, whose own signal moves the generation
+        return None
 
 
 def _on_write(sender, instance, **kwargs):

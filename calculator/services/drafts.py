@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import MAX_BY, Evening, Round, RoundDraft
+from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from .evenings import lock_evening
 
 
@@ -35,6 +35,32 @@ class DraftSaved:
     draft: RoundDraft | None
     overlaps: list[Overlap] = field(default_factory=list)
     recorded: Round | None = None
+    deleted: int | None = None  # the phone's key recorded this round, deleted since: a fresh draft took the write
+
+
+def spent_key(evening: Evening, key: uuid.UUID | None) -> int | None:
+    """The number of the round `key` recorded, stored or deleted since; None when it recorded none.
+
+    A spent key can never hold a draft again: every submit of that draft would be refused as the
+    deleted round's resend (`rounds.IdempotencyKeyDeleted`), and 记一局 would reopen it forever."""
+    if key is None:
+        return None
+    created = (Change.objects.filter(evening=evening, kind=Change.CREATED, after__idempotency_key=str(key))
+               .values_list("round_number", flat=True).first())
+    if created is not None:
+        return created
+    return Round.objects.filter(evening=evening, idempotency_key=key).values_list("number", flat=True).first()
+
+
+def _unspent(evening: Evening, draft: RoundDraft) -> RoundDraft:
+    """A draft left under a spent key (by a version before this check) gets a key of its own, and
+    the words given on the old round are not carried over to the new one."""
+    if draft.pk is not None and spent_key(evening, draft.idempotency_key) is not None:
+        draft.idempotency_key = uuid.uuid4()
+        draft.confirmations = {}
+        draft.version += 1
+        draft.save(update_fields=["idempotency_key", "confirmations", "version"])
+    return draft
 
 
 @transaction.atomic
@@ -43,8 +69,8 @@ def draft_open(*, evening: Evening) -> RoundDraft:
     evening = lock_evening(evening)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
-        draft = RoundDraft.objects.create(evening=evening)
-    return draft
+        return RoundDraft.objects.create(evening=evening)
+    return _unspent(evening, draft)
 
 
 @transaction.atomic
@@ -55,17 +81,22 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     `base` is the draft version the phone last saw, `client` the page's id. `changed` None: a
     whole form (a submit that was refused, a phone without JavaScript) writes each field that
     differs, except those another phone wrote after `base`. A draft that holds nothing yet takes
-    every field of `values` (the phone's whole form: blank fields, meld-row counts). `key`: the idempotency key the phone's form holds; if a round was already recorded
-    under it, nothing is saved and the round is returned (`recorded`); if the draft was thrown
-    away meanwhile, the phone's entry starts a new one (nothing typed is lost)."""
+    every field of `values` (the phone's whole form: blank fields, meld-row counts). `key`: the
+    idempotency key the phone's form holds; if a round was recorded under it, nothing is saved
+    and the round is returned (`recorded`). If that round was deleted since, or the draft was
+    thrown away, the phone's entry goes into the evening's draft, or starts a new one (nothing
+    typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was)."""
     evening = lock_evening(evening)
+    deleted = None
     if key is not None:
         recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
         if recorded is not None:
             return DraftSaved(draft=None, recorded=recorded)
+        deleted = spent_key(evening, key)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
-        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key else {}))
+        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key and deleted is None else {}))
+    draft = _unspent(evening, draft)
     filling = not draft.data
     names = set(values) if changed is None or filling else changed & set(values)
     overlaps = []
@@ -92,7 +123,7 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
                                   "by": "" if untouched else by[:MAX_BY]}
         draft.updated_at = timezone.now()
         draft.save()
-    return DraftSaved(draft=draft, overlaps=overlaps)
+    return DraftSaved(draft=draft, overlaps=overlaps, deleted=deleted)
 
 
 @transaction.atomic

@@ -78,6 +78,8 @@ def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.S
 def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
     """"小李 也改了翻牌：6条" for each field another phone changed too."""
     notes = []
+    if saved.deleted is not None:
+        notes.append(_("第{n}局记下以后又被删了：这部手机上录的，存进了新的一局。").format(n=saved.deleted))
     for overlap in saved.overlaps:
         label, value = field_words(overlap.name, overlap.values, names)
         who = overlap.by or _("另一部手机")
@@ -184,20 +186,22 @@ def round_draft(request, evening: Evening):
     since the version this page has (`since`), or 204 while the draft is at that version.
 
     JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"}};
-    when the draft is
-    gone: {"recorded": number, "url"} if it became a round (the page's `key`), else {"gone": true}."""
+    when the page's round is no longer being entered: {"recorded": number, "url"} if its key
+    became a round (whatever draft is open now: that is the next round's), {"gone": true,
+    "deleted": number} if that round was deleted since, {"gone": true} if it was thrown away."""
+    try:
+        key = uuid.UUID(request.GET.get("key", ""))
+    except ValueError:
+        key = None
+    round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
+    if round_ is not None:
+        return JsonResponse({"recorded": round_.number,
+                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
     draft = selectors.evening_draft(evening=evening)
     since = _small_int(request.GET.get("since", ""))
     if draft is None:
-        try:
-            key = uuid.UUID(request.GET.get("key", ""))
-        except ValueError:
-            key = None
-        round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
-        if round_ is None:
-            return JsonResponse({"gone": True})
-        return JsonResponse({"recorded": round_.number,
-                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
+        deleted = services.spent_key(evening, key)
+        return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
     if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
         return HttpResponse(status=204)
     changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))

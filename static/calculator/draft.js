@@ -82,6 +82,7 @@
     var nextSent = null;     // what the request being configured carries
     var inFlight = 0;
     var applying = false, polling = false, stopped = false, submitting = false;
+    var told = null;         // the key whose end this page has said already
 
     /* How many fields this page holds that the server does not yet: tests and CSS can see it. */
     function showPending() {
@@ -168,8 +169,10 @@
     function apply(data) {
       if (!data || stopped) return;
       if (data.recorded) { stop(data.recorded, data.url); return; }
-      if (data.gone) {  // thrown away: this page's next change starts a new one, and it says so
-        if (saved) note(root.getAttribute("data-gone-text"));
+      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one, and it says so
+        if (data.deleted && told !== keyInput.value) note(root.getAttribute("data-deleted-text").replace("{n}", data.deleted));
+        else if (saved) note(root.getAttribute("data-gone-text"));
+        told = keyInput.value;
         saved = false;
         setSeen(0);
         return;

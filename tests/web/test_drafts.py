@@ -296,3 +296,26 @@ def test_a_word_on_a_round_refreshes_the_polled_list_and_the_report(client):
     services.round_confirm(round=Round.objects.get(), seat=2, verdict="disputed", note="少算一个豆")
     assert client.get(url("evening_detail", evening), {"since": since}, **HTMX).status_code == 200
     assert selectors.evening_report_version(evening=evening) != before
+
+
+def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_the_evening(client):
+    """Issue 19, point 3, as the phones do it: A and B open 记一局, A records, A deletes the round,
+    B (still on the old page) types, then C records three rounds: three rounds are stored."""
+    evening = make_evening()
+    a, b, c = client, Client(), Client()
+    a_form, b_form = open_round(a, evening), open_round(b, evening)
+    assert a.post(url("evening_round_new", evening), typed("E1", a_form)).status_code == 302
+    poll = {"since": "1", "client": b_form["draft_client"], "key": b_form["idempotency_key"]}
+    assert b.get(url("evening_round_draft", evening), poll).json()["recorded"] == 1
+    a.post(url("evening_round_delete", evening, 1), {"version": "1"})
+    assert not Round.objects.filter(evening=evening).exists()
+    assert b.get(url("evening_round_draft", evening), poll).json() == {"gone": True, "deleted": 1}
+    late = b.post(url("evening_round_preview", evening), typed("E2", b_form, changed="turned"), **HTMX)
+    bar = late.content.decode()
+    assert "第1局记下以后又被删了" in bar
+    new_key = re.search(r'data-draft-key="([^"]+)"', bar).group(1)
+    assert new_key != b_form["idempotency_key"]  # the page takes the new key from the bar
+    for example in ("E1", "E2", "E3"):
+        response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
+        assert response.status_code == 302, response.content.decode()[:500]
+    assert Round.objects.filter(evening=evening).count() == 3

@@ -63,19 +63,36 @@ def _unspent(evening: Evening, draft: RoundDraft) -> RoundDraft:
     return draft
 
 
+def _present(draft: RoundDraft, seat: int | None, by: str) -> bool:
+    """Note that the phone of `seat` (it said 这部手机是…) is at this round: from then on no other
+    phone confirms for that seat. True when that is new (the draft needs saving)."""
+    if seat is None or str(seat) in draft.phones:
+        return False
+    draft.phones[str(seat)] = {"by": by[:MAX_BY], "at": timezone.now().isoformat()}
+    return True
+
+
 @transaction.atomic
-def draft_open(*, evening: Evening) -> RoundDraft:
-    """记一局: the evening's draft of its next round, started if there is none."""
+def draft_open(*, evening: Evening, seat: int | None = None, by: str = "") -> RoundDraft:
+    """记一局: the evening's draft of its next round, started if there is none. `seat`: whose
+    phone opens it, when the phone said so (这部手机是…)."""
     evening = lock_evening(evening)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
-        return RoundDraft.objects.create(evening=evening)
-    return _unspent(evening, draft)
+        draft = RoundDraft(evening=evening)
+        _present(draft, seat, by)
+        draft.save()
+        return draft
+    draft = _unspent(evening, draft)
+    if _present(draft, seat, by):
+        draft.save(update_fields=["phones"])
+    return draft
 
 
 @transaction.atomic
 def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[str] | None,
-               base: int, client: str, by: str = "", key: uuid.UUID | None = None) -> DraftSaved:
+               base: int, client: str, by: str = "", key: uuid.UUID | None = None,
+               seat: int | None = None) -> DraftSaved:
     """Write the fields `changed` into the evening's draft (merge per field).
 
     `base` is the draft version the phone last saw, `client` the page's id. `changed` None: a
@@ -85,7 +102,8 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     idempotency key the phone's form holds; if a round was recorded under it, nothing is saved
     and the round is returned (`recorded`). If that round was deleted since, or the draft was
     thrown away, the phone's entry goes into the evening's draft, or starts a new one (nothing
-    typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was)."""
+    typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was).
+    `seat`: whose phone this is, when it said so (see `draft_open`)."""
     evening = lock_evening(evening)
     deleted = None
     if key is not None:
@@ -112,6 +130,9 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
             if changed is None:  # a whole form, not a phone's own change: what others wrote stays
                 continue
         writes[name] = new
+    present = _present(draft, seat, by)
+    if present and not writes and draft.pk is not None:
+        draft.save(update_fields=["phones"])
     if writes or draft.pk is None:
         draft.version += 1
         for name, new in writes.items():

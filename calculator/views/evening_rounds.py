@@ -57,7 +57,7 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None) -> servi
     return services.draft_save(
         evening=evening, values=draft_fields(request.POST), changed=changed,
         base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
-        by=me(request, evening), key=_idempotency_key(request))
+        by=me(request, evening), key=_idempotency_key(request), seat=_my_seat(request, evening))
 
 
 def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.SeatWord] | None:
@@ -69,10 +69,23 @@ def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.S
     words = []
     for seat, name in enumerate(selectors.evening_names(evening=evening)):
         word = draft.confirmations.get(str(seat)) or {}
-        same = word.get("digest") == digest
-        words.append(selectors.SeatWord(seat, name, word.get("verdict", "") if same else "",
-                                        word.get("note", "") if same else ""))
+        if word.get("digest") == digest:
+            words.append(selectors.SeatWord(seat, name, word.get("verdict", ""), word.get("note", ""),
+                                            bool(word.get("proxy")), word.get("by", "")))
+        else:
+            words.append(selectors.SeatWord(seat, name, ""))
     return words
+
+
+def _proxy_seats(evening: Evening, mine: int | None) -> list[tuple[int, str]]:
+    """The seats a phone that said whose it is may confirm for (代按): those whose own phone has
+    not opened this round. Without a name the page offers every seat, as before."""
+    if mine is None:
+        return []
+    draft = selectors.evening_draft(evening=evening)
+    phones = draft.phones if draft else {}
+    return [(seat, name) for seat, name in enumerate(selectors.evening_names(evening=evening))
+            if seat != mine and str(seat) not in phones]
 
 
 def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
@@ -103,7 +116,7 @@ def round_new(request, evening: Evening):
     holds it, and carries the draft's idempotency key, so whichever phone submits it, the draft
     becomes one round. A refused submit keeps what it held in the draft."""
     if request.method == "GET":
-        draft = services.draft_open(evening=evening)
+        draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening))
         entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
         key, version = draft.idempotency_key, draft.version
     else:
@@ -143,6 +156,7 @@ def round_new(request, evening: Evening):
         "names": selectors.evening_names(evening=evening),
         "draft_version": version,
         "my_seat": _my_seat(request, evening),
+        "proxy_seats": _proxy_seats(evening, _my_seat(request, evening)),
     }
     if request.method == "POST" and recorded_as is None and key is not None:
         _save_draft(request, evening, changed=None)  # refused: what it held is not lost
@@ -210,7 +224,21 @@ def round_draft(request, evening: Evening):
                          "fields": {name: values for name, (values, _by) in changes.items()},
                          "by": {name: by for name, (_values, by) in changes.items() if by},
                          "words": {name: "：".join(field_words(name, values, names))
-                                   for name, (values, _by) in changes.items()}})
+                                   for name, (values, _by) in changes.items()},
+                         "state": _draft_state(request, evening, draft)})
+
+
+def _draft_state(request, evening: Evening, draft) -> str:
+    """The live preview of the draft as the server holds it (each seat's progress, the net bar,
+    the settlement) and every seat's 确认 / 有异议: the same out-of-band partials the preview
+    answers, so that the poll that brings another phone's tiles or words brings the result too,
+    without this phone asking for a preview of its own."""
+    entry = _entry(evening, draft_data(draft.data), live=True)
+    result = present(entry.settlement) if entry.is_valid() else None
+    preview = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+    state = render(request, "calculator/partials/_draft_confirm_state.html",
+                   {"oob": True, "words": _draft_words(evening, entry, draft)})
+    return (preview.content + state.content).decode()
 
 
 @require_POST
@@ -223,18 +251,31 @@ def round_draft_confirm(request, evening: Evening):
     if saved.recorded is not None:
         messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=saved.recorded.number))
         return redirect("calculator:evening_round", token=evening.token, number=saved.recorded.number)
-    seat = request.POST.get("confirm_seat") or str(_my_seat(request, evening))
+    mine = _my_seat(request, evening)
+    seat = request.POST.get("proxy_seat") or request.POST.get("confirm_seat") or str(mine)
+    names = selectors.evening_names(evening=evening)
+    error = None
     if not entry.is_valid():
-        messages.error(request, _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。"))
+        error = _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。")
     elif not (seat.isascii() and seat.isdigit() and len(seat) == 1):
-        messages.error(request, _("先选一下这部手机是谁。"))
+        error = _("先选一下这部手机是谁。")
     else:
         try:
             services.draft_confirm(evening=evening, seat=int(seat), verdict=request.POST.get("verdict", ""),
                                    note=request.POST.get("confirm_note", ""),
-                                   settled=entry.settlement.record.to_dict(), by=me(request, evening))
+                                   settled=entry.settlement.record.to_dict(), by=me(request, evening),
+                                   phone_seat=mine)
+        except services.SeatHasItsOwnPhone as own:
+            error = _("{name} 有自己的手机在录这一局，要由那部手机确认；这部手机没有替他按。").format(name=names[own.seat])
         except services.ValidationError:
-            messages.error(request, _("没有记下：请选确认或有异议。"))
+            error = _("没有记下：请选确认或有异议。")
+    if request.htmx:  # draft.js: the words as they stand now, swapped in place, without a reload
+        draft = selectors.evening_draft(evening=evening)
+        return render(request, "calculator/partials/_draft_confirm_state.html",
+                      {"oob": False, "error": error, "words": _draft_words(evening, entry, draft)},
+                      status=200 if error is None else 400)
+    if error:
+        messages.error(request, error)
     return redirect("calculator:evening_round_new", token=evening.token)
 
 
@@ -250,7 +291,8 @@ def round_confirm(request, evening: Evening, number: int):
     data = form.cleaned_data
     try:
         services.round_confirm(round=round_, seat=data["seat"], verdict=data["verdict"], note=data["note"],
-                               expected_version=data["version"])
+                               expected_version=data["version"], by=me(request, evening),
+                               phone_seat=_my_seat(request, evening))
     except services.RoundVersionConflict:
         messages.warning(request, _("这局刚被改过，请看一遍改过的再确认。"))
     except services.ValidationError:

@@ -196,6 +196,52 @@
         applying = true;
         try { redraw(form); } finally { applying = false; }
       }
+      // The draft as the server scores it: each seat's progress, the net bar, every seat's 确认 /
+      // 有异议, in this same answer. Not while this page holds typing of its own the server has
+      // not seen (its own preview answers for that).
+      if (data.state && !inFlight && !Object.keys(dirty).length) showState(data.state);
+    }
+
+    function showState(html) {
+      if (window.zhuojiApplyPreview) window.zhuojiApplyPreview(html);
+    }
+
+    /* 确认 / 有异议 without leaving the page: the same POST as without JavaScript (the whole form
+     * goes along and is kept), answered with the seats' words, swapped in place. */
+    var confirmCard = root.querySelector("#draft-confirm");
+    if (confirmCard && window.fetch && window.FormData) {
+      confirmCard.addEventListener("click", function (event) {
+        var button = event.target.closest && event.target.closest('button[name="verdict"]');
+        if (!button || button.disabled) return;
+        event.preventDefault();
+        var body = new FormData(form);
+        body.set("verdict", button.value);
+        body.set("draft_client", client);
+        button.disabled = true;
+        fetch(button.formAction, { method: "POST", body: body, credentials: "same-origin",
+                                   headers: { "HX-Request": "true" } })
+          .then(function (response) {
+            if (response.redirected) { location.href = response.url; return null; }  // recorded meanwhile
+            return response.text();
+          })
+          .then(function (html) {
+            if (!html) return;
+            var state = document.getElementById("draft-confirm-state");
+            if (!state) return;
+            var holder = document.createElement("template");
+            holder.innerHTML = html;
+            var fresh = holder.content.firstElementChild;
+            if (fresh) state.replaceWith(fresh);
+            var noteField = form.elements.confirm_note || document.querySelector('[name="confirm_note"]');
+            if (fresh && !fresh.querySelector("[data-confirm-error]")) {
+              if (noteField) noteField.value = "";
+              var proxy = root.querySelector("[data-proxy-seat]");
+              if (proxy) proxy.value = "";  // the next tap is this phone's own again
+            }
+          })
+          .catch(function () { form.requestSubmit(button); })  // offline: the plain submit says so
+          .then(function () { button.disabled = false; });
+      });
     }
 
     function poll() {

@@ -319,3 +319,62 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
         response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
         assert response.status_code == 302, response.content.decode()[:500]
     assert Round.objects.filter(evening=evening).count() == 3
+
+
+# -- live agreement (issue 19, point 1) ------------------------------------------------------------
+
+
+def test_the_poll_brings_every_seats_word_and_the_result_with_the_tiles(client):
+    """A 确认 on one phone reaches the others in the poll, as does the net bar once the round adds
+    up: no phone has to send a preview of its own, or reload, to see them."""
+    evening = make_evening()
+    li = say_who(Client(), evening, 1)
+    wang = say_who(client, evening, 0)
+    wang_form, li_form = open_round(wang, evening), open_round(li, evening)
+    wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
+    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    answer = li.get(url("evening_round_draft", evening), poll).json()
+    state = answer["state"]
+    assert 'id="entry-net-bar"' in state and "data-net" in state  # the result, before 小李 sent anything
+    assert 'id="draft-confirm-state" data-ready="1"' in state and "还没确认" in state
+    assert 'id="entry-seat1-preview"' in state  # each seat's progress
+    poll["since"] = str(answer["version"])
+    assert li.get(url("evening_round_draft", evening), poll).status_code == 204
+    response = wang.post(url("evening_round_draft_confirm", evening),
+                         typed("E1", wang_form, verdict="disputed", confirm_note="翻牌不对"), **HTMX)
+    assert response.status_code == 200 and 'data-seat-word="0"' in response.content.decode()  # swapped in place
+    answer = li.get(url("evening_round_draft", evening), poll).json()
+    assert answer["fields"] == {} and answer["version"] > int(poll["since"])
+    assert "老王</b> 有异议：翻牌不对" in answer["state"]
+
+
+def test_a_phone_confirms_for_a_seat_without_a_phone_and_every_phone_is_told_who_pressed_it(client):
+    evening = make_evening()
+    wang, li = say_who(client, evening, 0), say_who(Client(), evening, 1)
+    wang_form = open_round(wang, evening)
+    open_round(li, evening)  # 小李's own phone is at this round; 阿珍 and 张哥 have none
+    page = wang.get(url("evening_round_new", evening)).content.decode()
+    proxy = re.search(r'<select id="proxy-seat".*?</select>', page, re.S).group(0)
+    assert "阿珍" in proxy and "张哥" in proxy and "小李" not in proxy and "老王" not in proxy
+    wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed", proxy_seat="3"))
+    refused = wang.post(url("evening_round_draft_confirm", evening),
+                        typed("E1", wang_form, verdict="confirmed", proxy_seat="1"), follow=True).content.decode()
+    assert "小李 有自己的手机在录这一局，要由那部手机确认" in refused
+    assert set(selectors.evening_draft(evening=evening).confirmations) == {"3"}
+    seen = li.get(url("evening_round_new", evening)).content.decode()
+    assert "张哥 的确认由 老王 代按" in seen
+    li.post(url("evening_round_new", evening), typed("E1", open_round(li, evening)))
+    word = Round.objects.get(evening=evening).confirmations.get()
+    assert (word.seat, word.verdict, word.by) == (3, "confirmed", "老王")
+    assert "张哥 的确认由 老王 代按" in client.get(url("evening_round", evening, 1)).content.decode()
+
+
+def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_present_phone(client):
+    evening = make_evening()
+    open_round(say_who(Client(), evening, 2), evening)  # 阿珍's phone is here
+    form = open_round(client, evening)
+    client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed", confirm_seat="2"))
+    client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed", confirm_seat="3"))
+    words = selectors.evening_draft(evening=evening).confirmations
+    assert set(words) == {"3"} and words["3"]["proxy"] is True
+    assert "张哥 的确认由 另一部手机 代按" in client.get(url("evening_round_new", evening)).content.decode()

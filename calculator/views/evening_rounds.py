@@ -323,6 +323,8 @@ def round_detail(request, evening: Evening, number: int):
         "view": present(selectors.stored_settlement(round_)),
         "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         "my_seat": _my_seat(request, evening),
+        "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
+        "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
     }
     return render(request, "calculator/evening/round_detail.html", context)
 

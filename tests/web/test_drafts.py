@@ -378,3 +378,31 @@ def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_pres
     words = selectors.evening_draft(evening=evening).confirmations
     assert set(words) == {"3"} and words["3"]["proxy"] is True
     assert "张哥 的确认由 另一部手机 代按" in client.get(url("evening_round_new", evening)).content.decode()
+
+
+# -- corrections together (issue 19, point 2) -----------------------------------------------------
+
+
+def test_a_correction_that_changes_payments_keeps_the_words_in_the_history_and_asks_every_seat_again(client):
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=0, verdict="confirmed", phone_seat=0)
+    services.round_confirm(round=round_, seat=2, verdict="disputed", note="翻牌不对", phone_seat=2)
+    services.round_confirm(round=round_, seat=3, verdict="confirmed", by="老王", phone_seat=0)
+    fixed = {**example_record("E1"), "turned": "6m"}
+    services.round_correct(round=round_, record=fixed, expected_version=1, by="阿珍")
+    assert Round.objects.get().confirmations.count() == 0
+    detail = client.get(url("evening_round", evening, 1)).content.decode()
+    assert "第1局改过了：翻牌：5万 → 6万，请再确认" in detail
+    assert "还没确认：老王、小李、阿珍、张哥" in detail
+    earlier = re.search(r'<details class="earlier-words".*?</details>', detail, re.S).group(0)
+    assert "第 1 版" in earlier and "阿珍 改掉了：翻牌：5万 → 6万" in earlier
+    assert "阿珍</b> 有异议：翻牌不对" in earlier and "张哥 的确认由 老王 代按" in earlier
+    follow = client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 1])).content.decode()
+    assert "有异议：翻牌不对" in follow and "请再确认" in follow
+    listing = client.get(url("evening_detail", evening)).content.decode()
+    assert "第1局改过了：翻牌：5万 → 6万，请再确认" in listing
+    for seat in range(4):
+        services.round_confirm(round=Round.objects.get(), seat=seat, verdict="confirmed", phone_seat=seat)
+    assert "请再确认" not in client.get(url("evening_detail", evening)).content.decode()
+    assert "阿珍</b> 有异议：翻牌不对" in client.get(url("evening_round", evening, 1)).content.decode()

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import selectors, services
 from ..entry import RoundEntry
 from ..entry.draft import draft_data, draft_fields, field_words
+from ..entry.turned import carry_chickens
 from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
@@ -362,18 +363,20 @@ def round_edit(request, evening: Evening, number: int):
         return gone
     round_ = round_or_404(evening, number)
     version_form = VersionForm(request.POST or None, initial={"version": round_.version})
-    entry = _entry(evening, request.POST if request.method == "POST" else None,
-                   rules=round_.rules, initial=round_.record)
+    names = selectors.evening_names(evening=evening)
+    data, carried = None, []
+    if request.method == "POST":  # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
+        data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
+    entry = _entry(evening, data, rules=round_.rules, initial=round_.record)
     based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
     if request.method == "POST" and based_on != round_.version:
         return _conflict(request, evening, number)
-    names = selectors.evening_names(evening=evening)
     if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
         result = present(entry.settlement) if entry.is_valid() else None
     else:
         result = present(selectors.stored_settlement(round_))
     context = {**base_context(request, evening), "round": round_, "entry": entry, "result": result,
-               "hidden_fields": [("version", based_on)],
+               "hidden_fields": [("version", based_on)], "carried": carried,
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
                "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
                + f"?round={number}"}

@@ -313,6 +313,10 @@
   function warn(root) {
     var form = root.querySelector("form[data-round-form]");
     if (!form) return;
+    // A correction sent back with problems opens at the first of them, not at the top of the form.
+    var problems = form.querySelector(".net-bar a.net-problems");
+    var first = problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
+    if (first) first.scrollIntoView({ block: "center" });
     var changed = false, submitting = false;
     form.addEventListener("input", function () { changed = true; });
     form.addEventListener("submit", function () { submitting = true; });

@@ -112,3 +112,37 @@ def test_a_phone_presses_for_a_seat_without_a_phone_and_is_refused_over_one_with
     finally:
         wang.close()
         li.close()
+
+
+def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_the_evening(live_server, browser):
+    """Issue 19, point 3: A and B open 记一局, A records, A deletes that round, B (its page still
+    open, its tab asleep meanwhile) types, then C records three rounds: three rounds are stored."""
+    from calculator import selectors
+
+    evening = make_evening()
+    services.draft_save(evening=evening, values=draft_of("E1"), changed=None, base=0, client="setup")
+    a = open_phone(browser, live_server.url, evening.token, 0)
+    b = open_phone(browser, live_server.url, evening.token, 1)
+    try:
+        old_key = b.page.locator('input[name="idempotency_key"]').input_value()
+        # B's tab goes to sleep: hidden pages do not poll
+        b.page.evaluate("""() => { window.__asleep = true;
+            Object.defineProperty(document, 'visibilityState', {get: () => window.__asleep ? 'hidden' : 'visible'}); }""")
+        a.page.get_by_role("button", name="记下这一局").click()
+        expect(a.page.locator(".alert-success")).to_contain_text("第1局记好了")
+        a.page.get_by_role("link", name="删这局").click()
+        a.page.get_by_role("button", name="确认删除").click()
+        expect(a.page.locator(".alert-success")).to_contain_text("第1局删掉了")
+        b.page.evaluate("window.__asleep = false")
+        b.page.select_option("#id_turned", "6m")  # B types on the old page
+        expect(b.page.locator("[data-draft-log]")).to_contain_text("第1局记下以后又被删了", timeout=SYNC_MS)
+        expect(b.page.locator('input[name="idempotency_key"]')).not_to_have_value(old_key)
+        draft = selectors.evening_draft(evening=evening)
+        assert draft is not None and str(draft.idempotency_key) != old_key and draft.data["turned"] == ["6m"]
+    finally:
+        a.close()
+        b.close()
+    for example in ("E1", "E2", "E3"):  # C: 记一局, 记下这一局
+        key = services.draft_open(evening=evening).idempotency_key
+        services.round_record(evening=evening, record=example_record(example), idempotency_key=key, by="C")
+    assert Round.objects.filter(evening=evening).count() == 3

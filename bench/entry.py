@@ -19,7 +19,8 @@ button, a switch is one tap; a menu is two, open and pick):
 
 Wall time runs from the moment every phone has 记一局 open: to every phone showing the whole
 table's settlement ("settled"), and to the round being stored (for the four phones, after each
-has tapped 确认, which reloads its page). The target
+has tapped 确认 and sees its word; 确认 no longer reloads the page, issue 19). The time from a
+确认 to the other phones showing it is measured by bench/agreement.py. The target
 (issue 11): the busiest phone needs at most 30 taps for any example. --quick: E1 and E5 only.
 """
 from __future__ import annotations
@@ -117,6 +118,8 @@ def _recorder(browser, base: str, token: str, record: dict, net: list[int]) -> d
 
 def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
     """Each seat's phone in a thread of its own (Playwright's sync API is one per thread)."""
+    from playwright.sync_api import expect
+
     from tests.browser.table import enter_chickens, enter_ending, enter_seat, open_phone
 
     seats = len(record["seats"])
@@ -145,7 +148,8 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             settled[seat] = time.perf_counter()
             confirm = phone.page.locator('#draft-confirm button[value="confirmed"]')
             phone.tap(confirm)
-            phone.page.wait_for_load_state()
+            # 确认 is swapped in place (issue 19): wait until this phone shows its own word
+            expect(phone.page.locator(f'[data-seat-word="{seat}"].is-confirmed')).to_be_visible(timeout=SYNC_MS)
             results[seat] = phone
             opened.wait(120)  # every seat has confirmed
             if seat == min(range(seats), key=lambda s: results[s].taps):

@@ -190,8 +190,11 @@ class RoundDraft(models.Model):
     data = models.JSONField(default=dict)
     fields = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
-    confirmations = models.JSONField(default=dict, help_text="seat → {verdict, note, version}: "
-                                     "a seat's word on the draft as it stood at that version")
+    confirmations = models.JSONField(default=dict, help_text="seat → {verdict, note, digest, by}: "
+                                     "a seat's word on the draft as it scored then; `by` is the "
+                                     "phone that pressed it for a seat without a phone of its own")
+    phones = models.JSONField(default=dict, help_text="seat → {by, at}: the phones that said whose "
+                              "they are and opened or wrote this draft; no other phone confirms for them")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -205,11 +208,13 @@ class RoundDraft(models.Model):
 
 
 class RoundConfirmation(models.Model):
-    """确认 / 有异议: one seat's word on a round's settlement, from that seat's phone.
+    """确认 / 有异议: one seat's word on a round's settlement, from that seat's phone, or pressed
+    for it by another phone (`by`, 代按) when the seat has no phone of its own.
 
     Saving a round never waits for these; the round keeps them, its page, the evening's list and
-    the report show them, and a correction that changes the round clears them (what was
-    confirmed is no longer what the round says)."""
+    the report show them, and a correction that changes the round moves them into that
+    correction's history (`Change.before["confirmations"]`): what was confirmed is no longer
+    what the round says, and the table is asked again."""
 
     CONFIRMED, DISPUTED = "confirmed", "disputed"
     VERDICTS = [(CONFIRMED, "确认"), (DISPUTED, "有异议")]
@@ -219,6 +224,8 @@ class RoundConfirmation(models.Model):
     verdict = models.CharField(max_length=10, choices=VERDICTS)
     note = models.CharField(max_length=MAX_NOTE, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    by = models.CharField(max_length=MAX_BY, blank=True,
+                          help_text="代按: who pressed it for a seat without a phone; blank when the seat's own phone did")
 
     class Meta:
         ordering = ["round", "seat"]

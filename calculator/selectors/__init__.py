@@ -16,7 +16,10 @@ from .evenings import (
     evening_totals, evening_version, next_dealer, next_round_number, round_correction_preview,
     round_get, round_was_deleted,
 )
-from .history import HistoryRow, evening_history, evening_history_page
+from .history import (
+    AskAgain, EarlierWords, HistoryRow, evening_history, evening_history_page, round_earlier_words,
+    rounds_to_confirm_again,
+)
 from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
 from .settle_up import (
     SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
@@ -24,6 +27,7 @@ from .settle_up import (
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
+    "AskAgain", "EarlierWords", "round_earlier_words", "rounds_to_confirm_again",
     "ROUNDS_PER_PAGE", "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
     "TransferRow", "evening_board", "evening_by_any_address", "evening_for_editing", "evening_for_reading",

@@ -95,3 +95,75 @@ def _row(change: Change, names: list[str]) -> HistoryRow:
         details=(record_changes(change.before["record"], change.after["record"], names)
                  if change.before and change.after else []),
     )
+
+
+@dataclass(frozen=True)
+class EarlierWords:
+    """The seats' 确认 / 有异议 on an earlier version of a round, replaced by a correction: who
+    said what about which version, and what the correction changed."""
+
+    version: int
+    corrected_at: datetime
+    corrected_by: str
+    changes: list[str]  # "翻牌：6筒 → 9筒"
+    words: list[Any]  # SeatWords of that version, in seat order; only the seats that said something
+
+
+def round_earlier_words(*, evening: Evening, number: int) -> list[EarlierWords]:
+    """What the seats said about each version of round `number` a correction replaced, newest
+    first (corrections from before issue 19 kept no words: they are left out)."""
+    from .rounds import SeatWord
+
+    names = evening_names(evening=evening)
+    earlier = []
+    for change in Change.objects.filter(evening=evening, round_number=number, kind=Change.CORRECTED).order_by("-at", "-id"):
+        said = (change.before or {}).get("confirmations")
+        if not said:
+            continue
+        words = [SeatWord(w["seat"], names[w["seat"]] if w["seat"] < len(names) else "?", w["verdict"],
+                          w.get("note", ""), bool(w.get("by")), w.get("by", "")) for w in said]
+        earlier.append(EarlierWords(version=change.before.get("version", 1), corrected_at=change.at,
+                                    corrected_by=change.by, words=words,
+                                    changes=record_changes(change.before["record"], change.after["record"], names)))
+    return earlier
+
+
+@dataclass(frozen=True)
+class AskAgain:
+    """第3局改过了：翻牌：6筒 → 9筒，请再确认 — a corrected round whose payments changed and which
+    not every seat has confirmed since."""
+
+    number: int
+    changes: list[str]
+    waiting: list[str]  # the seats that have not said anything on this version
+
+
+def rounds_to_confirm_again(*, evening: Evening, number: int | None = None, limit: int = 3) -> list[AskAgain]:
+    """The latest corrections (at most `limit`, or round `number`'s) that changed what someone
+    pays, on rounds still at that version and not yet confirmed by every seat: the table is asked
+    again on every phone (the evening page, the round's page). A fixed number of queries."""
+    from ..models import Round
+
+    names = evening_names(evening=evening)
+    changes = Change.objects.filter(evening=evening, kind=Change.CORRECTED)
+    if number is not None:
+        changes = changes.filter(round_number=number)
+    latest: dict[int, Change] = {}
+    for change in changes.order_by("-at", "-id")[: limit * 4]:
+        latest.setdefault(change.round_number, change)
+    rounds = {r.number: r for r in Round.objects.filter(evening=evening, number__in=list(latest))
+              .prefetch_related("confirmations")}
+    asks = []
+    for round_number, change in sorted(latest.items(), key=lambda item: item[1].at, reverse=True):
+        round_ = rounds.get(round_number)
+        if round_ is None or round_.version != (change.after or {}).get("version"):
+            continue  # deleted, or corrected again since by a change further down the list
+        if change.before["net"] == change.after["net"]:
+            continue  # nobody pays differently: nothing new to agree to
+        given = {c.seat for c in round_.confirmations.all()}
+        if len(given) >= len(names):
+            continue
+        asks.append(AskAgain(number=round_number,
+                             changes=record_changes(change.before["record"], change.after["record"], names),
+                             waiting=[name for seat, name in enumerate(names) if seat not in given]))
+    return asks[:limit]

@@ -37,6 +37,8 @@ class SeatWord:
     name: str
     verdict: str  # "confirmed", "disputed" or ""
     note: str = ""
+    proxy: bool = False  # 代按: another phone pressed it, the seat having no phone of its own
+    by: str = ""  # that phone's 我是… name ("" if it did not say)
 
     @property
     def confirmed(self) -> bool:
@@ -87,8 +89,8 @@ def round_row(round_: Round, names: list[str]) -> RoundRow:
 def seat_words(round_: Round, names: list[str]) -> tuple[SeatWord, ...]:
     """Each seat's 确认 / 有异议 on the round (prefetch `confirmations` when listing rounds)."""
     given = {c.seat: c for c in round_.confirmations.all()}
-    return tuple(SeatWord(seat, name, given[seat].verdict if seat in given else "",
-                          given[seat].note if seat in given else "")
+    return tuple(SeatWord(seat, name, given[seat].verdict, given[seat].note, bool(given[seat].by), given[seat].by)
+                 if seat in given else SeatWord(seat, name, "")
                  for seat, name in enumerate(names))
 
 

@@ -14,16 +14,16 @@ idempotency key is seen by the second submit, and a correction sees the version 
 """
 from django.core.exceptions import ValidationError
 
-from .confirmations import draft_confirm, round_confirm
-from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save
+from .confirmations import SeatHasItsOwnPhone, draft_confirm, round_confirm
+from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save, spent_key
 from .evenings import evening_create
 from .exchange import EXPORT_FORMAT, evening_export, evening_export_json, evening_import
 from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
 from .rounds import IdempotencyKeyDeleted, IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
 
 __all__ = [
-    "draft_confirm", "record_digest", "round_confirm",
-    "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save",
+    "SeatHasItsOwnPhone", "draft_confirm", "record_digest", "round_confirm",
+    "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save", "spent_key",
     "EXPORT_FORMAT", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
     "evening_create", "evening_export", "evening_export_json", "evening_import", "round_correct", "round_delete", "round_record",
     "transfer_mark_paid", "transfer_mark_unpaid",

@@ -26,26 +26,47 @@ def _clean(evening: Evening, seat: int, verdict: str, note: str) -> str:
     return " ".join(str(note).replace("\x00", "").split())[:MAX_NOTE]
 
 
+class SeatHasItsOwnPhone(ValidationError):
+    """Another phone tried to confirm for a seat whose own phone is at this round: that seat
+    speaks for itself. `seat` is the seat asked for."""
+
+    def __init__(self, seat: int):
+        super().__init__("that seat has its own phone", code="own_phone")
+        self.seat = seat
+
+
 @transaction.atomic
 def draft_confirm(*, evening: Evening, seat: int, verdict: str, note: str = "", settled: dict,
-                  by: str = "") -> RoundDraft | None:
+                  by: str = "", phone_seat: int | None = None) -> RoundDraft | None:
     """确认 or 有异议 for one seat on the draft, as `settled` (the scored record that phone saw,
-    `Settlement.record.to_dict()`). None when there is no draft (it became a round meanwhile)."""
+    `Settlement.record.to_dict()`). None when there is no draft (it became a round meanwhile).
+
+    `phone_seat` is whose phone pressed it (这部手机是…, None if it did not say). A phone speaks
+    for its own seat; for another seat only when that seat has no phone at this round (代按: the
+    word keeps `by`, and every phone shows who pressed it), else `SeatHasItsOwnPhone`. Every
+    word moves the draft's version, so the other phones' poll brings it."""
     evening = lock_evening(evening)
     note = _clean(evening, seat, verdict, note)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
         return None
+    proxy = phone_seat != seat
+    if proxy and str(seat) in draft.phones:
+        raise SeatHasItsOwnPhone(seat)
     draft.confirmations[str(seat)] = {"verdict": verdict, "note": note, "digest": record_digest(settled),
-                                      "by": by[:MAX_BY]}
-    draft.save(update_fields=["confirmations"])
+                                      "by": by[:MAX_BY] if proxy else "", "proxy": proxy}
+    draft.version += 1
+    draft.updated_at = timezone.now()
+    draft.save(update_fields=["confirmations", "version", "updated_at"])
     return draft
 
 
 @transaction.atomic
 def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",
-                  expected_version: int | None = None) -> RoundConfirmation:
+                  expected_version: int | None = None, by: str = "",
+                  phone_seat: int | None = None) -> RoundConfirmation:
     """确认 or 有异议 (with a short note) for one seat; a second word from a seat replaces its first.
+    A word pressed on another seat's behalf (`phone_seat` is not `seat`) keeps who pressed it.
 
     Raises `RoundVersionConflict` when the round changed (or went) since the page was drawn:
     the seat would be confirming something it has not seen."""
@@ -55,5 +76,6 @@ def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",
         raise RoundVersionConflict(current)
     note = _clean(evening, seat, verdict, note)
     confirmation, _ = RoundConfirmation.objects.update_or_create(
-        round=current, seat=seat, defaults={"verdict": verdict, "note": note, "at": timezone.now()})
+        round=current, seat=seat, defaults={"verdict": verdict, "note": note, "at": timezone.now(),
+                                            "by": by[:MAX_BY] if phone_seat != seat else ""})
     return confirmation

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import MAX_BY, Evening, Round, RoundDraft
+from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from .evenings import lock_evening
 
 
@@ -35,37 +35,86 @@ class DraftSaved:
     draft: RoundDraft | None
     overlaps: list[Overlap] = field(default_factory=list)
     recorded: Round | None = None
+    deleted: int | None = None  # the phone's key recorded this round, deleted since: a fresh draft took the write
+
+
+def spent_key(evening: Evening, key: uuid.UUID | None) -> int | None:
+    """The number of the round `key` recorded, stored or deleted since; None when it recorded none.
+
+    A spent key can never hold a draft again: every submit of that draft would be refused as the
+    deleted round's resend (`rounds.IdempotencyKeyDeleted`), and 记一局 would reopen it forever."""
+    if key is None:
+        return None
+    created = (Change.objects.filter(evening=evening, kind=Change.CREATED, after__idempotency_key=str(key))
+               .values_list("round_number", flat=True).first())
+    if created is not None:
+        return created
+    return Round.objects.filter(evening=evening, idempotency_key=key).values_list("number", flat=True).first()
+
+
+def _unspent(evening: Evening, draft: RoundDraft) -> RoundDraft:
+    """A draft left under a spent key (by a version before this check) gets a key of its own, and
+    the words given on the old round are not carried over to the new one."""
+    if draft.pk is not None and spent_key(evening, draft.idempotency_key) is not None:
+        draft.idempotency_key = uuid.uuid4()
+        draft.confirmations = {}
+        draft.version += 1
+        draft.save(update_fields=["idempotency_key", "confirmations", "version"])
+    return draft
+
+
+def _present(draft: RoundDraft, seat: int | None, by: str) -> bool:
+    """Note that the phone of `seat` (it said 这部手机是…) is at this round: from then on no other
+    phone confirms for that seat. True when that is new (the draft needs saving)."""
+    if seat is None or str(seat) in draft.phones:
+        return False
+    draft.phones[str(seat)] = {"by": by[:MAX_BY], "at": timezone.now().isoformat()}
+    return True
 
 
 @transaction.atomic
-def draft_open(*, evening: Evening) -> RoundDraft:
-    """记一局: the evening's draft of its next round, started if there is none."""
+def draft_open(*, evening: Evening, seat: int | None = None, by: str = "") -> RoundDraft:
+    """记一局: the evening's draft of its next round, started if there is none. `seat`: whose
+    phone opens it, when the phone said so (这部手机是…)."""
     evening = lock_evening(evening)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
-        draft = RoundDraft.objects.create(evening=evening)
+        draft = RoundDraft(evening=evening)
+        _present(draft, seat, by)
+        draft.save()
+        return draft
+    draft = _unspent(evening, draft)
+    if _present(draft, seat, by):
+        draft.save(update_fields=["phones"])
     return draft
 
 
 @transaction.atomic
 def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[str] | None,
-               base: int, client: str, by: str = "", key: uuid.UUID | None = None) -> DraftSaved:
+               base: int, client: str, by: str = "", key: uuid.UUID | None = None,
+               seat: int | None = None) -> DraftSaved:
     """Write the fields `changed` into the evening's draft (merge per field).
 
     `base` is the draft version the phone last saw, `client` the page's id. `changed` None: a
     whole form (a submit that was refused, a phone without JavaScript) writes each field that
     differs, except those another phone wrote after `base`. A draft that holds nothing yet takes
-    every field of `values` (the phone's whole form: blank fields, meld-row counts). `key`: the idempotency key the phone's form holds; if a round was already recorded
-    under it, nothing is saved and the round is returned (`recorded`); if the draft was thrown
-    away meanwhile, the phone's entry starts a new one (nothing typed is lost)."""
+    every field of `values` (the phone's whole form: blank fields, meld-row counts). `key`: the
+    idempotency key the phone's form holds; if a round was recorded under it, nothing is saved
+    and the round is returned (`recorded`). If that round was deleted since, or the draft was
+    thrown away, the phone's entry goes into the evening's draft, or starts a new one (nothing
+    typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was).
+    `seat`: whose phone this is, when it said so (see `draft_open`)."""
     evening = lock_evening(evening)
+    deleted = None
     if key is not None:
         recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
         if recorded is not None:
             return DraftSaved(draft=None, recorded=recorded)
+        deleted = spent_key(evening, key)
     draft = RoundDraft.objects.filter(evening=evening).first()
     if draft is None:
-        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key else {}))
+        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key and deleted is None else {}))
+    draft = _unspent(evening, draft)
     filling = not draft.data
     names = set(values) if changed is None or filling else changed & set(values)
     overlaps = []
@@ -81,6 +130,9 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
             if changed is None:  # a whole form, not a phone's own change: what others wrote stays
                 continue
         writes[name] = new
+    present = _present(draft, seat, by)
+    if present and not writes and draft.pk is not None:
+        draft.save(update_fields=["phones"])
     if writes or draft.pk is None:
         draft.version += 1
         for name, new in writes.items():
@@ -92,7 +144,7 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
                                   "by": "" if untouched else by[:MAX_BY]}
         draft.updated_at = timezone.now()
         draft.save()
-    return DraftSaved(draft=draft, overlaps=overlaps)
+    return DraftSaved(draft=draft, overlaps=overlaps, deleted=deleted)
 
 
 @transaction.atomic

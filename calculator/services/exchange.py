@@ -83,7 +83,7 @@ def _lists(evening: Evening) -> dict[str, Iterator[dict[str, Any]]]:
             "idempotency_key": str(r.idempotency_key) if r.idempotency_key else None,
             "created_at": _when(r.created_at),
             "updated_at": _when(r.updated_at),
-            "confirmations": [{"seat": c.seat, "verdict": c.verdict, "note": c.note, "at": _when(c.at)}
+            "confirmations": [{"seat": c.seat, "verdict": c.verdict, "note": c.note, "at": _when(c.at), "by": c.by}
                               for c in r.confirmations.all()],
         }
         for r in evening.rounds.order_by("number").prefetch_related("confirmations").iterator(chunk_size=100)
@@ -183,6 +183,10 @@ class _Scorer:
         if "idempotency_key" in data:  # snapshots have kept their form's key since issue 14
             key = data["idempotency_key"]
             kept["idempotency_key"] = str(uuid.UUID(key)) if key is not None else None
+        if number is not None and "confirmations" in data:  # a correction's before, since issue 19
+            kept["confirmations"] = [
+                {"seat": c.seat, "verdict": c.verdict, "note": c.note, "at": _when(c.at), "by": c.by}
+                for c in _check_words(data["confirmations"], data["number"], len(self.names))]
         return kept
 
     def _score(self, record: Any, rules: Any) -> dict[str, Any]:
@@ -244,17 +248,28 @@ def _check_round(data: Any, scorer: _Scorer) -> Round:
 
 def _check_confirmations(data: Any, round_: Round, players: int) -> list[RoundConfirmation]:
     """确认 / 有异议 of one round (files from before issue 18 have none): one per seat at most."""
+    kept = _check_words(data, round_.number, players)
+    for word in kept:
+        word.round = round_
+    return kept
+
+
+def _check_words(data: Any, number: int, players: int) -> list[RoundConfirmation]:
+    """Seats' words as a file has them, unsaved and without their round; `by` (代按, files from
+    before issue 19 have none) is blank for a seat's own phone."""
     kept = []
     for word in _list(data, players, "confirmations of a round"):
         if not isinstance(word, Mapping) or word["verdict"] not in dict(RoundConfirmation.VERDICTS):
             raise _refuse("a confirmation is 确认 or 有异议")
-        note = word.get("note", "")
+        note, by = word.get("note", ""), word.get("by", "")
         if not isinstance(note, str) or len(note) > MAX_NOTE:
             raise _refuse("a dispute's note is longer than a note")
-        kept.append(RoundConfirmation(round=round_, seat=_count(word["seat"], low=0, high=players - 1),
-                                      verdict=word["verdict"], note=note, at=_moment(word["at"])))
+        if not isinstance(by, str) or len(by) > MAX_BY:
+            raise _refuse("who confirmed for a seat is a name")
+        kept.append(RoundConfirmation(seat=_count(word["seat"], low=0, high=players - 1),
+                                      verdict=word["verdict"], note=note, at=_moment(word["at"]), by=by))
     if len({c.seat for c in kept}) != len(kept):
-        raise _refuse("round %(n)s: a seat confirmed twice", n=round_.number)
+        raise _refuse("round %(n)s: a seat confirmed twice", n=number)
     return kept
 
 

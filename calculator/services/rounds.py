@@ -196,10 +196,18 @@ def _consume_draft(evening: Evening, key: uuid.UUID, round_: Round, digest: str)
     if draft is None:
         return
     RoundConfirmation.objects.bulk_create(
-        RoundConfirmation(round=round_, seat=int(seat), verdict=word["verdict"], note=word.get("note", ""))
+        RoundConfirmation(round=round_, seat=int(seat), verdict=word["verdict"], note=word.get("note", ""),
+                          by=word.get("by", "") if word.get("proxy") else "")
         for seat, word in draft.confirmations.items()
         if word.get("digest") == digest and int(seat) < len(round_.net))
     draft.delete()
+
+
+def seat_words_snapshot(round_: Round) -> list[dict[str, Any]]:
+    """The seats' 确认 / 有异议 on a round as the history keeps them with the version they were
+    given on (a correction's `before`): who said what about which version stays readable."""
+    return [{"seat": c.seat, "verdict": c.verdict, "note": c.note, "at": c.at.isoformat(), "by": c.by}
+            for c in round_.confirmations.order_by("seat")]
 
 
 def _locked_round(round_: Round, expected_version: int | None) -> tuple[Evening, Round]:
@@ -216,15 +224,16 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
 
     Raises `RoundVersionConflict` when the round is no longer at `expected_version` (someone
     else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule.
-    An unchanged record changes nothing and leaves no history; a changed one clears the seats'
-    确认 / 有异议, so the table is asked again.
+    An unchanged record changes nothing and leaves no history; a changed one moves the seats'
+    确认 / 有异议 into the history (the correction's `before`, with the version they were given
+    on), so the table is asked again and what each seat said stays readable.
     """
     evening, current = _locked_round(round, expected_version)
     settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
                                                played=current))
     if _same_round(settlement, current):
         return current
-    before = snapshot(current)
+    before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
     _apply(current, settlement, current.rules)
     current.confirmations.all().delete()  # what the seats confirmed is not what the round says now
     current.version += 1
@@ -239,7 +248,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
 def round_delete(*, round: Round, expected_version: int | None = None, by: str = "") -> None:  # noqa: A002
     """删一局: remove a round; its whole content stays in the history (R42)."""
     evening, current = _locked_round(round, expected_version)
-    before = snapshot(current)
+    before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
     current.delete()
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
                           by=by[:MAX_BY], before=before, after=None)

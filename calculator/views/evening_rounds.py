@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import selectors, services
 from ..entry import RoundEntry
 from ..entry.draft import draft_data, draft_fields, field_words
+from ..entry.turned import carry_chickens
 from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
@@ -59,7 +60,7 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None) -> servi
     return services.draft_save(
         evening=evening, values=draft_fields(request.POST), changed=changed,
         base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
-        by=me(request, evening), key=_idempotency_key(request))
+        by=me(request, evening), key=_idempotency_key(request), seat=_my_seat(request, evening))
 
 
 def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.SeatWord] | None:
@@ -71,15 +72,30 @@ def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.S
     words = []
     for seat, name in enumerate(selectors.evening_names(evening=evening)):
         word = draft.confirmations.get(str(seat)) or {}
-        same = word.get("digest") == digest
-        words.append(selectors.SeatWord(seat, name, word.get("verdict", "") if same else "",
-                                        word.get("note", "") if same else ""))
+        if word.get("digest") == digest:
+            words.append(selectors.SeatWord(seat, name, word.get("verdict", ""), word.get("note", ""),
+                                            bool(word.get("proxy")), word.get("by", "")))
+        else:
+            words.append(selectors.SeatWord(seat, name, ""))
     return words
+
+
+def _proxy_seats(evening: Evening, mine: int | None) -> list[tuple[int, str]]:
+    """The seats a phone that said whose it is may confirm for (代按): those whose own phone has
+    not opened this round. Without a name the page offers every seat, as before."""
+    if mine is None:
+        return []
+    draft = selectors.evening_draft(evening=evening)
+    phones = draft.phones if draft else {}
+    return [(seat, name) for seat, name in enumerate(selectors.evening_names(evening=evening))
+            if seat != mine and str(seat) not in phones]
 
 
 def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
     """"小李 也改了翻牌：6条" for each field another phone changed too."""
     notes = []
+    if saved.deleted is not None:
+        notes.append(_("第{n}局记下以后又被删了：这部手机上录的，存进了新的一局。").format(n=saved.deleted))
     for overlap in saved.overlaps:
         label, value = field_words(overlap.name, overlap.values, names)
         who = overlap.by or _("另一部手机")
@@ -104,7 +120,7 @@ def round_new(request, evening: Evening):
     holds it, and carries the draft's idempotency key, so whichever phone submits it, the draft
     becomes one round. A refused submit keeps what it held in the draft."""
     if request.method == "GET":
-        draft = services.draft_open(evening=evening)
+        draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening))
         entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
         key, version = draft.idempotency_key, draft.version
     else:
@@ -144,6 +160,7 @@ def round_new(request, evening: Evening):
         "names": selectors.evening_names(evening=evening),
         "draft_version": version,
         "my_seat": _my_seat(request, evening),
+        "proxy_seats": _proxy_seats(evening, _my_seat(request, evening)),
     }
     if request.method == "POST" and recorded_as is None and key is not None:
         _save_draft(request, evening, changed=None)  # refused: what it held is not lost
@@ -188,20 +205,22 @@ def round_draft(request, evening: Evening):
     since the version this page has (`since`), or 204 while the draft is at that version.
 
     JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"}};
-    when the draft is
-    gone: {"recorded": number, "url"} if it became a round (the page's `key`), else {"gone": true}."""
+    when the page's round is no longer being entered: {"recorded": number, "url"} if its key
+    became a round (whatever draft is open now: that is the next round's), {"gone": true,
+    "deleted": number} if that round was deleted since, {"gone": true} if it was thrown away."""
+    try:
+        key = uuid.UUID(request.GET.get("key", ""))
+    except ValueError:
+        key = None
+    round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
+    if round_ is not None:
+        return JsonResponse({"recorded": round_.number,
+                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
     draft = selectors.evening_draft(evening=evening)
     since = _small_int(request.GET.get("since", ""))
     if draft is None:
-        try:
-            key = uuid.UUID(request.GET.get("key", ""))
-        except ValueError:
-            key = None
-        round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
-        if round_ is None:
-            return JsonResponse({"gone": True})
-        return JsonResponse({"recorded": round_.number,
-                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
+        deleted = services.spent_key(evening, key)
+        return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
     if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
         return HttpResponse(status=204)
     changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
@@ -210,7 +229,21 @@ def round_draft(request, evening: Evening):
                          "fields": {name: values for name, (values, _by) in changes.items()},
                          "by": {name: by for name, (_values, by) in changes.items() if by},
                          "words": {name: "：".join(field_words(name, values, names))
-                                   for name, (values, _by) in changes.items()}})
+                                   for name, (values, _by) in changes.items()},
+                         "state": _draft_state(request, evening, draft)})
+
+
+def _draft_state(request, evening: Evening, draft) -> str:
+    """The live preview of the draft as the server holds it (each seat's progress, the net bar,
+    the settlement) and every seat's 确认 / 有异议: the same out-of-band partials the preview
+    answers, so that the poll that brings another phone's tiles or words brings the result too,
+    without this phone asking for a preview of its own."""
+    entry = _entry(evening, draft_data(draft.data), live=True)
+    result = present(entry.settlement) if entry.is_valid() else None
+    preview = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
+    state = render(request, "calculator/partials/_draft_confirm_state.html",
+                   {"oob": True, "words": _draft_words(evening, entry, draft)})
+    return (preview.content + state.content).decode()
 
 
 @require_POST
@@ -223,18 +256,31 @@ def round_draft_confirm(request, evening: Evening):
     if saved.recorded is not None:
         messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=saved.recorded.number))
         return redirect("calculator:evening_round", token=evening.token, number=saved.recorded.number)
-    seat = request.POST.get("confirm_seat") or str(_my_seat(request, evening))
+    mine = _my_seat(request, evening)
+    seat = request.POST.get("proxy_seat") or request.POST.get("confirm_seat") or str(mine)
+    names = selectors.evening_names(evening=evening)
+    error = None
     if not entry.is_valid():
-        messages.error(request, _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。"))
+        error = _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。")
     elif not (seat.isascii() and seat.isdigit() and len(seat) == 1):
-        messages.error(request, _("先选一下这部手机是谁。"))
+        error = _("先选一下这部手机是谁。")
     else:
         try:
             services.draft_confirm(evening=evening, seat=int(seat), verdict=request.POST.get("verdict", ""),
                                    note=request.POST.get("confirm_note", ""),
-                                   settled=entry.settlement.record.to_dict(), by=me(request, evening))
+                                   settled=entry.settlement.record.to_dict(), by=me(request, evening),
+                                   phone_seat=mine)
+        except services.SeatHasItsOwnPhone as own:
+            error = _("{name} 有自己的手机在录这一局，要由那部手机确认；这部手机没有替他按。").format(name=names[own.seat])
         except services.ValidationError:
-            messages.error(request, _("没有记下：请选确认或有异议。"))
+            error = _("没有记下：请选确认或有异议。")
+    if request.htmx:  # draft.js: the words as they stand now, swapped in place, without a reload
+        draft = selectors.evening_draft(evening=evening)
+        return render(request, "calculator/partials/_draft_confirm_state.html",
+                      {"oob": False, "error": error, "words": _draft_words(evening, entry, draft)},
+                      status=200 if error is None else 400)
+    if error:
+        messages.error(request, error)
     return redirect("calculator:evening_round_new", token=evening.token)
 
 
@@ -250,7 +296,8 @@ def round_confirm(request, evening: Evening, number: int):
     data = form.cleaned_data
     try:
         services.round_confirm(round=round_, seat=data["seat"], verdict=data["verdict"], note=data["note"],
-                               expected_version=data["version"])
+                               expected_version=data["version"], by=me(request, evening),
+                               phone_seat=_my_seat(request, evening))
     except services.RoundVersionConflict:
         messages.warning(request, _("这局刚被改过，请看一遍改过的再确认。"))
     except services.ValidationError:
@@ -281,6 +328,8 @@ def round_detail(request, evening: Evening, number: int):
         "view": present(selectors.stored_settlement(round_)),
         "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         "my_seat": _my_seat(request, evening),
+        "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
+        "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
     }
     return render(request, "calculator/evening/round_detail.html", context)
 
@@ -318,18 +367,20 @@ def round_edit(request, evening: Evening, number: int):
         return gone
     round_ = round_or_404(evening, number)
     version_form = VersionForm(request.POST or None, initial={"version": round_.version})
-    entry = _entry(evening, request.POST if request.method == "POST" else None,
-                   rules=round_.rules, initial=round_.record)
+    names = selectors.evening_names(evening=evening)
+    data, carried = None, []
+    if request.method == "POST":  # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
+        data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
+    entry = _entry(evening, data, rules=round_.rules, initial=round_.record)
     based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
     if request.method == "POST" and based_on != round_.version:
         return _conflict(request, evening, number)
-    names = selectors.evening_names(evening=evening)
     if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
         result = present(entry.settlement) if entry.is_valid() else None
     else:
         result = present(selectors.stored_settlement(round_))
     context = {**base_context(request, evening), "round": round_, "entry": entry, "result": result,
-               "hidden_fields": [("version", based_on)],
+               "hidden_fields": [("version", based_on)], "carried": carried,
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
                "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
                + f"?round={number}"}

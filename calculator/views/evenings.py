@@ -91,7 +91,8 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
         return HttpResponse(status=204)
     board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
     context = {**context, "board": board, "version": version,
-               "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules))}
+               "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules)),
+               "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
     if with_draft:
         context["draft"] = _draft_summary(evening)
     if request.htmx:
@@ -158,7 +159,9 @@ def follow_round(request, evening: Evening, number: int):
     context = {"evening": evening, "read_only": True, "round": round_,
                "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
                "view": present(selectors.stored_settlement(round_)),
-               "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules))}
+               "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
+               "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
+               "earlier_words": selectors.round_earlier_words(evening=evening, number=number)}
     return render(request, "calculator/evening/round_detail.html", context)
 
 

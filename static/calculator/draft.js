@@ -3,7 +3,7 @@
  * Three wrappers around a round form ([data-round-form]) switch this on:
  * - [data-draft]: an evening's next round, kept on the server (models.RoundDraft). Every change
  *   the live preview posts carries the names of the fields this page changed and has not saved
- *   yet (draft_changed); the server merges those per field. Every 2 s (while the tab is visible)
+ *   yet (draft_changed); the server merges those per field. Every second (while the tab is visible)
  *   the page asks for what other phones changed since the version it has (204 when nothing) and
  *   fills it in, except where this page has typed something not yet saved: that stays, and the
  *   page says "小李 也改了翻牌：6条". A page that said who it is (data-my-seat) puts its own
@@ -17,7 +17,7 @@
 (function () {
   "use strict";
 
-  var POLL_MS = 2000;
+  var POLL_MS = 1000;  // a word or a tile on another phone shows here within about a second (issue 19: ≤ 2 s at p95)
   var LOCAL_KEY = "zhuoji-round-entry";
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
@@ -82,6 +82,7 @@
     var nextSent = null;     // what the request being configured carries
     var inFlight = 0;
     var applying = false, polling = false, stopped = false, submitting = false;
+    var told = null;         // the key whose end this page has said already
 
     /* How many fields this page holds that the server does not yet: tests and CSS can see it. */
     function showPending() {
@@ -168,8 +169,10 @@
     function apply(data) {
       if (!data || stopped) return;
       if (data.recorded) { stop(data.recorded, data.url); return; }
-      if (data.gone) {  // thrown away: this page's next change starts a new one, and it says so
-        if (saved) note(root.getAttribute("data-gone-text"));
+      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one, and it says so
+        if (data.deleted && told !== keyInput.value) note(root.getAttribute("data-deleted-text").replace("{n}", data.deleted));
+        else if (saved) note(root.getAttribute("data-gone-text"));
+        told = keyInput.value;
         saved = false;
         setSeen(0);
         return;
@@ -193,6 +196,57 @@
         applying = true;
         try { redraw(form); } finally { applying = false; }
       }
+      // The draft as the server scores it: each seat's progress, the net bar, every seat's 确认 /
+      // 有异议, in this same answer. Not while this page holds typing of its own the server has
+      // not seen (its own preview answers for that).
+      if (data.state && !inFlight && !Object.keys(dirty).length) showState(data.state);
+    }
+
+    function showState(html) {
+      if (window.zhuojiApplyPreview) window.zhuojiApplyPreview(html);
+    }
+
+    /* 确认 / 有异议 without leaving the page: the same POST as without JavaScript (the whole form
+     * goes along and is kept), answered with the seats' words, swapped in place. */
+    var confirmCard = root.querySelector("#draft-confirm");
+    if (confirmCard && window.fetch && window.FormData) {
+      confirmCard.addEventListener("click", function (event) {
+        var button = event.target.closest && event.target.closest('button[name="verdict"]');
+        if (!button || button.disabled) return;
+        event.preventDefault();
+        var body = new FormData(form);
+        body.set("verdict", button.value);
+        body.set("draft_client", client);
+        button.disabled = true;
+        fetch(button.formAction, { method: "POST", body: body, credentials: "same-origin",
+                                   headers: { "HX-Request": "true" } })
+          .then(function (response) {
+            if (response.redirected) { location.href = response.url; return null; }  // recorded meanwhile
+            return response.text();
+          })
+          .then(function (html) {
+            if (!html) return;
+            var state = document.getElementById("draft-confirm-state");
+            if (!state) return;
+            var holder = document.createElement("template");
+            holder.innerHTML = html;
+            var fresh = holder.content.firstElementChild;
+            if (fresh) state.replaceWith(fresh);
+            var noteField = form.elements.confirm_note || document.querySelector('[name="confirm_note"]');
+            if (fresh && !fresh.querySelector("[data-confirm-error]")) {
+              if (noteField) noteField.value = "";
+              var proxy = root.querySelector("[data-proxy-seat]");
+              if (proxy) proxy.value = "";  // the next tap is this phone's own again
+            }
+          })
+          .catch(function () { form.requestSubmit(button); })  // offline: the plain submit says so
+          .then(function () { button.disabled = false; });
+      });
+    }
+
+    // app_shell.js shows 没有网络 while the server cannot be reached.
+    function network(ok) {
+      document.dispatchEvent(new CustomEvent("zhuoji:network", { detail: { ok: ok } }));
     }
 
     function poll() {
@@ -200,9 +254,12 @@
       polling = true;
       var query = "?since=" + seen + "&client=" + encodeURIComponent(client) + "&key=" + encodeURIComponent(keyInput.value);
       fetch(url + query, { credentials: "same-origin", cache: "no-store" })
-        .then(function (response) { return response.status === 204 ? null : response.json(); })
+        .then(function (response) { network(true); return response.status === 204 ? null : response.json(); })
         .then(apply)
-        .catch(function () { /* offline: what was typed stays here, and is sent when the line is back */ })
+        .catch(function (error) {
+          // offline: what was typed stays here, and is sent when the line is back
+          if (error instanceof TypeError) network(false);
+        })
         .then(function () {
           polling = false;
           if (!stopped && !inFlight && Object.keys(dirty).length) redraw(form);  // send what is still unsaved
@@ -264,6 +321,10 @@
   function warn(root) {
     var form = root.querySelector("form[data-round-form]");
     if (!form) return;
+    // A correction sent back with problems opens at the first of them, not at the top of the form.
+    var problems = form.querySelector(".net-bar a.net-problems");
+    var first = problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
+    if (first) first.scrollIntoView({ block: "center" });
     var changed = false, submitting = false;
     form.addEventListener("input", function () { changed = true; });
     form.addEventListener("submit", function () { submitting = true; });

@@ -574,6 +574,9 @@
     renderAll();
   }
 
+  // draft.js swaps the same pieces when the poll brings them (another phone's tiles or words).
+  window.zhuojiApplyPreview = applyPreview;
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

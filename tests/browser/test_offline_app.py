@@ -102,3 +102,15 @@ def test_a_phone_says_when_the_network_is_gone_and_when_it_is_back(relay, page, 
     screenshot(page, "offline-banner")
     relay.go_online()
     expect(banner).to_be_hidden(timeout=scaled(15_000))
+
+
+def test_the_round_form_says_so_within_seconds_of_losing_the_network(relay, page):
+    """The draft's poll runs every second: its first failure shows the banner (issue 20: within 3 s)."""
+    evening = make_evening()
+    page.goto(f"{relay.url}/e/{evening.token}/rounds/new/")
+    banner = page.locator("[data-network-banner]")
+    expect(banner).to_be_hidden()
+    relay.go_offline()
+    expect(banner).to_be_visible(timeout=scaled(3_000))
+    relay.go_online()
+    expect(banner).to_be_hidden(timeout=scaled(10_000))

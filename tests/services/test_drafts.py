@@ -163,3 +163,61 @@ def test_the_first_save_fills_the_form_in_without_claiming_what_it_did_not_chang
     assert not saved.overlaps  # 阿珍's phone only filled 小李's hand in as blank, it did not change it
     assert selectors.draft_changes(saved.draft, since=0, client="x") == {
         "seat2-concealed": (["123m"], "阿珍"), "seat1-concealed": (["456p"], "")}
+
+
+# -- a draft never outlives its round (issue 19, point 3) ------------------------------------------
+
+
+def test_a_late_write_after_the_round_was_recorded_and_deleted_never_blocks_the_next_rounds():
+    """A and B open 记一局, A records, A deletes the round, B (still on the old page) types, then C
+    records three rounds: all three are stored (the late write started a draft of its own key)."""
+    evening = make_evening()
+    key = services.draft_open(evening=evening).idempotency_key  # A's page
+    assert services.draft_open(evening=evening).idempotency_key == key  # B's page
+    recorded = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key, by="A")
+    services.round_delete(round=recorded, by="A")
+    late = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=1,
+                               client="b", by="B", key=key)
+    assert late.recorded is None and late.deleted == 1
+    assert late.draft.idempotency_key != key and late.draft.data == values_of("E2")  # nothing typed is lost
+    for example in ("E1", "E2", "E3"):  # C
+        draft = services.draft_open(evening=evening)
+        assert draft.idempotency_key != key
+        services.round_record(evening=evening, record=example_record(example),
+                              idempotency_key=draft.idempotency_key, by="C")
+    assert evening.rounds.count() == 3  # numbered 2, 3, 4: a deleted round's number is not reused
+
+
+def test_a_late_write_after_the_round_was_recorded_is_told_so_even_when_the_next_draft_is_open():
+    evening = make_evening()
+    key = services.draft_open(evening=evening).idempotency_key
+    recorded = services.round_record(evening=evening, record=example_record("E1"), idempotency_key=key)
+    following = services.draft_open(evening=evening)
+    late = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=1, client="b", key=key)
+    assert late.recorded.pk == recorded.pk
+    assert selectors.evening_draft(evening=evening).pk == following.pk
+    assert not selectors.evening_draft(evening=evening).data  # the old page wrote nothing into the next round
+
+
+def test_a_draft_left_under_a_deleted_rounds_key_is_given_a_fresh_one_when_opened():
+    """An evening an earlier version left stuck: 记一局 reopened the draft whose key had recorded a
+    deleted round, and every 记下这一局 was refused. Opening it now heals it, keeping what it holds."""
+    evening = make_evening()
+    key = services.draft_open(evening=evening).idempotency_key
+    services.round_delete(round=services.round_record(evening=evening, record=example_record("E1"),
+                                                      idempotency_key=key))
+    RoundDraft.objects.create(evening=evening, idempotency_key=key, data=values_of("E2"), version=3,
+                              confirmations={"0": {"verdict": "confirmed", "digest": "x"}})
+    draft = services.draft_open(evening=evening)
+    assert draft.idempotency_key != key and draft.data == values_of("E2") and draft.confirmations == {}
+    assert draft.version == 4  # the phones' poll sees it
+    services.round_record(evening=evening, record=example_record("E2"), idempotency_key=draft.idempotency_key)
+    assert evening.rounds.count() == 1
+
+
+def test_a_throw_away_then_a_late_write_keeps_the_unspent_key():
+    evening = make_evening()
+    key = services.draft_open(evening=evening).idempotency_key
+    services.draft_discard(evening=evening)
+    late = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=1, client="b", key=key)
+    assert late.deleted is None and late.draft.idempotency_key == key  # it recorded nothing: still good

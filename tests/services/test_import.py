@@ -263,7 +263,8 @@ def test_confirmations_and_disputes_move_with_the_evening():
     evening = agreed_evening()
     data = json.loads(json.dumps(services.evening_export(evening=evening)))  # through a file
     assert data["rounds"][0]["confirmations"][1] == {
-        "seat": 2, "verdict": "disputed", "note": "翻牌不对", "at": data["rounds"][0]["confirmations"][1]["at"]}
+        "seat": 2, "verdict": "disputed", "note": "翻牌不对", "at": data["rounds"][0]["confirmations"][1]["at"],
+        "by": ""}
     copy_ = services.evening_import(data=data)
     assert words(copy_) == words(evening) and len(words(copy_)) == 3
 
@@ -272,6 +273,31 @@ def test_the_streamed_export_carries_them_too():
     evening = agreed_evening()
     streamed = json.loads("".join(services.evening_export_json(evening=evening)))
     assert streamed == json.loads(json.dumps(services.evening_export(evening=evening)))
+
+
+def test_who_pressed_a_word_for_a_seat_and_the_words_a_correction_replaced_move_too():
+    """Issue 19: 代按 (`by`) and the history's words on an earlier version go with the evening;
+    a file from before issue 19 (words without `by`) still imports."""
+    evening = agreed_evening()
+    first = evening.rounds.get(number=1)
+    services.round_confirm(round=first, seat=3, verdict="confirmed", by="老王", phone_seat=0)
+    services.round_correct(round=first, record=example_record("E3"), expected_version=1, by="老王")
+    services.round_confirm(round=evening.rounds.get(number=2), seat=3, verdict="confirmed", by="小李", phone_seat=1)
+    data = json.loads(json.dumps(services.evening_export(evening=evening)))
+    copy_ = services.evening_import(data=data)
+    corrected = copy_.changes.get(kind="corrected")
+    assert [(w["seat"], w["verdict"], w["note"], w["by"]) for w in corrected.before["confirmations"]] == [
+        (0, "confirmed", "", ""), (2, "disputed", "翻牌不对", ""), (3, "confirmed", "", "老王")]
+    assert copy_.rounds.get(number=2).confirmations.get(seat=3).by == "小李"
+    for round_ in data["rounds"]:
+        for word in round_["confirmations"]:
+            del word["by"]
+    for change in data["history"]:
+        for side in ("before", "after"):
+            if change[side]:
+                change[side].pop("confirmations", None)
+    older = services.evening_import(data=data)
+    assert older.rounds.get(number=2).confirmations.get(seat=3).by == ""
 
 
 def test_an_export_from_before_confirmations_still_imports():

@@ -296,3 +296,113 @@ def test_a_word_on_a_round_refreshes_the_polled_list_and_the_report(client):
     services.round_confirm(round=Round.objects.get(), seat=2, verdict="disputed", note="少算一个豆")
     assert client.get(url("evening_detail", evening), {"since": since}, **HTMX).status_code == 200
     assert selectors.evening_report_version(evening=evening) != before
+
+
+def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_the_evening(client):
+    """Issue 19, point 3, as the phones do it: A and B open 记一局, A records, A deletes the round,
+    B (still on the old page) types, then C records three rounds: three rounds are stored."""
+    evening = make_evening()
+    a, b, c = client, Client(), Client()
+    a_form, b_form = open_round(a, evening), open_round(b, evening)
+    assert a.post(url("evening_round_new", evening), typed("E1", a_form)).status_code == 302
+    poll = {"since": "1", "client": b_form["draft_client"], "key": b_form["idempotency_key"]}
+    assert b.get(url("evening_round_draft", evening), poll).json()["recorded"] == 1
+    a.post(url("evening_round_delete", evening, 1), {"version": "1"})
+    assert not Round.objects.filter(evening=evening).exists()
+    assert b.get(url("evening_round_draft", evening), poll).json() == {"gone": True, "deleted": 1}
+    late = b.post(url("evening_round_preview", evening), typed("E2", b_form, changed="turned"), **HTMX)
+    bar = late.content.decode()
+    assert "第1局记下以后又被删了" in bar
+    new_key = re.search(r'data-draft-key="([^"]+)"', bar).group(1)
+    assert new_key != b_form["idempotency_key"]  # the page takes the new key from the bar
+    for example in ("E1", "E2", "E3"):
+        response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
+        assert response.status_code == 302, response.content.decode()[:500]
+    assert Round.objects.filter(evening=evening).count() == 3
+
+
+# -- live agreement (issue 19, point 1) ------------------------------------------------------------
+
+
+def test_the_poll_brings_every_seats_word_and_the_result_with_the_tiles(client):
+    """A 确认 on one phone reaches the others in the poll, as does the net bar once the round adds
+    up: no phone has to send a preview of its own, or reload, to see them."""
+    evening = make_evening()
+    li = say_who(Client(), evening, 1)
+    wang = say_who(client, evening, 0)
+    wang_form, li_form = open_round(wang, evening), open_round(li, evening)
+    wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
+    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    answer = li.get(url("evening_round_draft", evening), poll).json()
+    state = answer["state"]
+    assert 'id="entry-net-bar"' in state and "data-net" in state  # the result, before 小李 sent anything
+    assert 'id="draft-confirm-state" data-ready="1"' in state and "还没确认" in state
+    assert 'id="entry-seat1-preview"' in state  # each seat's progress
+    poll["since"] = str(answer["version"])
+    assert li.get(url("evening_round_draft", evening), poll).status_code == 204
+    response = wang.post(url("evening_round_draft_confirm", evening),
+                         typed("E1", wang_form, verdict="disputed", confirm_note="翻牌不对"), **HTMX)
+    assert response.status_code == 200 and 'data-seat-word="0"' in response.content.decode()  # swapped in place
+    answer = li.get(url("evening_round_draft", evening), poll).json()
+    assert answer["fields"] == {} and answer["version"] > int(poll["since"])
+    assert "老王</b> 有异议：翻牌不对" in answer["state"]
+
+
+def test_a_phone_confirms_for_a_seat_without_a_phone_and_every_phone_is_told_who_pressed_it(client):
+    evening = make_evening()
+    wang, li = say_who(client, evening, 0), say_who(Client(), evening, 1)
+    wang_form = open_round(wang, evening)
+    open_round(li, evening)  # 小李's own phone is at this round; 阿珍 and 张哥 have none
+    page = wang.get(url("evening_round_new", evening)).content.decode()
+    proxy = re.search(r'<select id="proxy-seat".*?</select>', page, re.S).group(0)
+    assert "阿珍" in proxy and "张哥" in proxy and "小李" not in proxy and "老王" not in proxy
+    wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed", proxy_seat="3"))
+    refused = wang.post(url("evening_round_draft_confirm", evening),
+                        typed("E1", wang_form, verdict="confirmed", proxy_seat="1"), follow=True).content.decode()
+    assert "小李 有自己的手机在录这一局，要由那部手机确认" in refused
+    assert set(selectors.evening_draft(evening=evening).confirmations) == {"3"}
+    seen = li.get(url("evening_round_new", evening)).content.decode()
+    assert "张哥 的确认由 老王 代按" in seen
+    li.post(url("evening_round_new", evening), typed("E1", open_round(li, evening)))
+    word = Round.objects.get(evening=evening).confirmations.get()
+    assert (word.seat, word.verdict, word.by) == (3, "confirmed", "老王")
+    assert "张哥 的确认由 老王 代按" in client.get(url("evening_round", evening, 1)).content.decode()
+
+
+def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_present_phone(client):
+    evening = make_evening()
+    open_round(say_who(Client(), evening, 2), evening)  # 阿珍's phone is here
+    form = open_round(client, evening)
+    client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed", confirm_seat="2"))
+    client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed", confirm_seat="3"))
+    words = selectors.evening_draft(evening=evening).confirmations
+    assert set(words) == {"3"} and words["3"]["proxy"] is True
+    assert "张哥 的确认由 另一部手机 代按" in client.get(url("evening_round_new", evening)).content.decode()
+
+
+# -- corrections together (issue 19, point 2) -----------------------------------------------------
+
+
+def test_a_correction_that_changes_payments_keeps_the_words_in_the_history_and_asks_every_seat_again(client):
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=0, verdict="confirmed", phone_seat=0)
+    services.round_confirm(round=round_, seat=2, verdict="disputed", note="翻牌不对", phone_seat=2)
+    services.round_confirm(round=round_, seat=3, verdict="confirmed", by="老王", phone_seat=0)
+    fixed = {**example_record("E1"), "turned": "6m"}
+    services.round_correct(round=round_, record=fixed, expected_version=1, by="阿珍")
+    assert Round.objects.get().confirmations.count() == 0
+    detail = client.get(url("evening_round", evening, 1)).content.decode()
+    assert "第1局改过了：翻牌：5万 → 6万，请再确认" in detail
+    assert "还没确认：老王、小李、阿珍、张哥" in detail
+    earlier = re.search(r'<details class="earlier-words".*?</details>', detail, re.S).group(0)
+    assert "第 1 版" in earlier and "阿珍 改掉了：翻牌：5万 → 6万" in earlier
+    assert "阿珍</b> 有异议：翻牌不对" in earlier and "张哥 的确认由 老王 代按" in earlier
+    follow = client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 1])).content.decode()
+    assert "有异议：翻牌不对" in follow and "请再确认" in follow
+    listing = client.get(url("evening_detail", evening)).content.decode()
+    assert "第1局改过了：翻牌：5万 → 6万，请再确认" in listing
+    for seat in range(4):
+        services.round_confirm(round=Round.objects.get(), seat=seat, verdict="confirmed", phone_seat=seat)
+    assert "请再确认" not in client.get(url("evening_detail", evening)).content.decode()
+    assert "阿珍</b> 有异议：翻牌不对" in client.get(url("evening_round", evening, 1)).content.decode()

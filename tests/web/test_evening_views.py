@@ -651,3 +651,25 @@ def test_a_submit_resent_after_its_round_was_deleted_says_so_and_records_nothing
     response = client.post(url("evening_round_new", evening), data, follow=True)
     assert Round.objects.filter(evening=evening).count() == 0
     assert "被删了" in response.content.decode()
+
+
+def test_a_new_turned_tile_takes_the_chickens_it_no_longer_makes_out_of_the_discards(client):
+    """Issue 19: 翻牌记错了 is one change. Turned 3万, 小李's discarded 4万 was a 翻牌鸡; with 6万
+    turned it is none: it leaves 小李's 打出的鸡 with a line saying so, nothing is refused, and the
+    correction is ready to confirm."""
+    evening = make_evening()
+    record = example_record("E3")
+    record["seats"][1]["discards"] = "4m"
+    services.round_record(evening=evening, record=record)
+    data = record_to_post_data(record)
+    data.update(version="1", turned="6m")
+    for seat, held in enumerate(record["seats"]):  # as the correction page draws its meld rows
+        data[f"seat{seat}-melds-INITIAL_FORMS"] = str(len(held.get("melds", [])))
+    response = client.post(url("evening_round_edit", evening, 1), data)
+    page = response.content.decode()
+    assert response.status_code == 200 and "确认修改" in page, re.sub(r"<[^>]+>|\s+", " ", " ".join(re.findall(r"⚠.{0,300}", page)))
+    assert "小李 打出的鸡里的 4万 翻牌改了以后不是鸡了，拿掉了。" in page
+    box = re.search(r'<input[^>]*name="seat1-discards"[^>]*>', page).group(0)
+    assert 'value="4m"' not in box and 'value="' not in box.replace('value=""', "")
+    fixed = response.context["confirm"].initial["record"]
+    assert fixed["turned"] == "6m" and not fixed["seats"][1].get("discards")

@@ -10,8 +10,8 @@
   // answer hides it. htmx's polls and previews report here, draft.js's fetches through a
   // "zhuoji:network" event ({detail: {ok}}), and the browser's own offline / online events.
   function showOffline(offline) {
-    var banner = document.querySelector("[data-network-banner]");
-    if (banner) banner.hidden = !offline;
+    var shown = document.querySelectorAll("[data-network-banner], [data-network-badge]");
+    for (var i = 0; i < shown.length; i++) shown[i].hidden = !offline;
   }
   document.addEventListener("htmx:sendError", function () { showOffline(true); });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -8,8 +8,10 @@ const PAGES = "zhuoji-pages-{{ version }}";
 const SHELL_FILES = {{ shell }};
 const STATIC_PREFIX = {{ static_prefix }};
 const OFFLINE_PAGE = {{ offline }};
-// The evening page, its round form and the read-only page: kept per address.
-const KEPT_PAGE = /^\/(e|v)\/[\w-]+\/(rounds\/new\/)?$/;
+// The evening page and the read-only page: kept per address. Not the round form: a copy of it
+// holds the draft as it was when the page was last loaded, and typing into it would overwrite
+// what the table has entered since (the outbox of issue 20 is what can make it safe offline).
+const KEPT_PAGE = /^\/(e|v)\/[\w-]+\/$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));

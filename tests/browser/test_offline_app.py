@@ -42,22 +42,37 @@ def kept(page, path: str) -> bool:
     return page.evaluate(KEPT, path)
 
 
-def test_the_round_form_opens_offline_after_one_visit_and_no_other_page_does(relay, phone, screenshot):
+def test_the_evening_opens_offline_after_one_visit_and_no_other_page_does(relay, phone, screenshot):
     evening, never_opened = make_evening(), make_evening()
-    form = f"/e/{evening.token}/rounds/new/"
-    phone.goto(relay.url + form)
-    wait_until(lambda: kept(phone, form), 30, "the worker keeps the round form opened once")
+    record_rounds(evening, ["E1"])
+    page = f"/e/{evening.token}/"
+    phone.goto(relay.url + page)
+    wait_until(lambda: kept(phone, page), 30, "the worker keeps the evening page opened once")
 
     relay.go_offline()
     phone.reload()
-    expect(phone.locator("#id_seat0-concealed, [data-tile-box]").first).to_be_attached()
-    expect(phone.get_by_role("button", name="记下这一局").first).to_be_visible()
-    screenshot(phone, "offline-round-form")
+    expect(phone.locator("#evening-rounds")).to_contain_text("第1局")
+    screenshot(phone, "offline-evening")
 
     phone.goto(f"{relay.url}/e/{never_opened.token}/")
     expect(phone.get_by_role("heading", name="没有网络")).to_be_visible()
     assert never_opened.token not in phone.content() and evening.token not in phone.content()  # no evening's copy
     screenshot(phone, "offline-never-opened")
+
+
+def test_the_round_form_is_never_an_old_copy_that_could_overwrite_the_table(relay, phone):
+    """A copy of the round form holds the draft as it was when it was loaded; typed into offline
+    and sent when the network is back, it would overwrite what the others entered since. Offline,
+    the form is not served from a copy: the phone says there is no network."""
+    evening = make_evening()
+    form = f"/e/{evening.token}/rounds/new/"
+    phone.goto(relay.url + form)
+    wait_until(lambda: kept(phone, "/static/calculator/draft.js"), 30, "the worker has installed (it keeps the shell)")
+    relay.go_offline()
+    phone.reload()
+    expect(phone.get_by_role("heading", name="没有网络")).to_be_visible()
+    assert not kept(phone, form)
+    assert phone.locator("form[data-round-form]").count() == 0
 
 
 def test_online_a_page_is_never_the_kept_copy(relay, phone):

@@ -25,6 +25,7 @@ from .. import jsonsafe, selectors
 from ..models import MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
+from ..scoring.stats import round_stats
 from .evenings import clean_names, clean_rules_name, clean_stake, clean_title
 from .rounds import snapshot
 
@@ -239,6 +240,7 @@ def _check_round(data: Any, scorer: _Scorer) -> Round:
     rebuilt = scorer.snapshot(data)
     key = rebuilt.pop("idempotency_key")
     return Round(**rebuilt, idempotency_key=uuid.UUID(key) if key is not None else None,
+                 stats=round_stats(rebuilt["record"], rebuilt["settlement"]),
                  created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]))
 
 

@@ -20,6 +20,7 @@ from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.problems import gettext_noop as _noop
 from ..scoring.problems import problem
+from ..scoring.stats import round_stats
 from .evenings import lock_evening
 
 
@@ -140,6 +141,7 @@ def _apply(round_: Round, settlement: Settlement, rules: Mapping[str, Any]) -> N
     round_.net = list(settlement.net)
     round_.dealer = settlement.record.dealer
     round_.next_dealer = settlement.next_dealer
+    round_.stats = round_stats(round_.record, round_.settlement)  # what a 固定桌's season counts
 
 
 @transaction.atomic

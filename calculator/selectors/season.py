@@ -1,0 +1,444 @@
+"""Reads of a 固定桌 (issue 24): look-ups by address, its season (per player, head-to-head, trend,
+awards) over any dates, and the rounds behind each figure.
+
+Every figure is a sum of what the stored rounds keep (`Round.stats`, written with the settlement:
+`scoring.stats.round_stats`), so nothing is re-scored and a season costs the same few queries
+however many evenings it spans: the evenings with their seats, the roster, and one list of every
+round's (evening, number, net, dealer, stats). Money is each evening's points × its own stake.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import Evening, Player, Round, Table, TablePlayer
+from ..presentation import format_money, sign_class, signed
+from ..presentation.chart import Series, colour_class, running_totals_svg
+from ..presentation.words import ALL_PATTERN_TITLES
+from ..scoring.stats import DOU_KINDS
+
+Key = Hashable  # who a figure is about: a roster player's id at a table, a seat in one evening
+
+# -- look-ups ----------------------------------------------------------------------------------
+
+
+def table_for_editing(*, token: str) -> Table:
+    """The table at its edit address; raises Table.DoesNotExist."""
+    return Table.objects.get(token=token)
+
+
+def table_for_reading(*, read_token: str) -> Table:
+    """The table at its read-only address; raises Table.DoesNotExist."""
+    return Table.objects.get(read_token=read_token)
+
+
+def table_roster(*, table: Table) -> list[TablePlayer]:
+    return list(table.roster.all())
+
+
+def table_evenings(*, table: Table) -> QuerySet[Evening]:
+    """The table's evenings, the latest first, with their seats and who sat in them."""
+    return (Evening.objects.filter(table=table).order_by("-created_at", "-id")
+            .prefetch_related("players__member"))
+
+
+# -- the period --------------------------------------------------------------------------------
+
+PERIODS = ("month", "year", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    kind: str  # one of PERIODS
+    start: date | None  # inclusive; None: from the first evening
+    end: date | None  # inclusive; None: up to now
+
+    @classmethod
+    def of(cls, kind: str, *, start: date | None = None, end: date | None = None,
+           today: date | None = None) -> Period:
+        today = today or timezone.localdate()
+        if kind == "month":
+            return cls(kind, today.replace(day=1), None)
+        if kind == "year":
+            return cls(kind, today.replace(month=1, day=1), None)
+        if kind == "custom":
+            return cls(kind, start, end)
+        return cls("all", None, None)
+
+    def evenings(self, queryset: QuerySet[Evening]) -> QuerySet[Evening]:
+        """The evenings opened within the period (the site's time zone decides the day)."""
+        if self.start:
+            queryset = queryset.filter(created_at__gte=_midnight(self.start))
+        if self.end:
+            queryset = queryset.filter(created_at__lt=_midnight(self.end + timedelta(days=1)))
+        return queryset
+
+    def query(self) -> str:
+        """The period as the season page's query string, for links that keep it."""
+        parts = [f"period={self.kind}"]
+        if self.kind == "custom":
+            parts += [f"start={self.start.isoformat()}" if self.start else "",
+                      f"end={self.end.isoformat()}" if self.end else ""]
+        return "&".join(p for p in parts if p)
+
+
+def _midnight(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+# -- one player's figures ----------------------------------------------------------------------
+
+COUNTED = ("hu", "zimo", "pao", "jiao", "chong_feng", "ze_ren", "ze_ren_points", "hot_won", "hot_fed",
+           "rob_won", "rob_lost", *(f"dou_{k}" for k in DOU_KINDS))
+# Figures whose rounds a page can list (`figure_rounds`): a count's name, or one of these.
+FIGURES = (*COUNTED, "rounds", "draw", "dou", "hot", "rob", "dealer_streak")
+
+
+@dataclass(frozen=True)
+class RoundRef:
+    """A round a figure comes from: which evening, its number, and its read-only page."""
+
+    evening_id: int
+    number: int
+    url: str
+    when: str
+    points: int = 0
+
+
+@dataclass
+class PlayerStats:
+    key: Key
+    name: str
+    colour: int = 0
+    rounds: int = 0
+    points: int = 0
+    money: Decimal = Decimal(0)
+    draws: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTED, 0))
+    evening_points: dict[int, int] = field(default_factory=dict)  # evening id → points that evening
+    biggest: tuple[int, str | None, RoundRef] | None = None  # points, pattern key, the round
+    streak: tuple[int, RoundRef] | None = None  # the longest run of rounds dealt in a row, its first round
+
+    @property
+    def evenings(self) -> int:
+        return len(self.evening_points)
+
+    @property
+    def dou(self) -> int:
+        return sum(self.counts[f"dou_{k}"] for k in DOU_KINDS)
+
+    def rate(self, count: str, of: int | None = None) -> str:
+        """A count as a share of the rounds (or of `of`), in whole percent; — when there are none."""
+        whole = self.rounds if of is None else of
+        return f"{round(100 * self.counts[count] / whole)}%" if whole else "—"
+
+    @property
+    def jiao_rate(self) -> str:
+        return self.rate("jiao", self.draws)
+
+    @property
+    def average(self) -> str:
+        if not self.rounds:
+            return "—"
+        return signed((Decimal(self.points) / self.rounds).quantize(Decimal("0.1")))
+
+    @property
+    def points_text(self) -> str:
+        return signed(self.points)
+
+    @property
+    def money_text(self) -> str:
+        return signed(format_money(self.money))
+
+    @property
+    def sign(self) -> str:
+        return sign_class(self.points)
+
+    @property
+    def colour_class(self) -> str:
+        return colour_class(self.colour)
+
+    @property
+    def biggest_text(self) -> str:
+        if self.biggest is None:
+            return "—"
+        points, pattern, _ref = self.biggest
+        title = ALL_PATTERN_TITLES.get(pattern or "")
+        return f"{signed(points)}" + (f" {title}" if title else "")
+
+    @property
+    def dealer_streak(self) -> int:
+        """连庄: the most times in a row the player kept the deal (a run of k rounds dealt is k − 1)."""
+        return self.streak[0] - 1 if self.streak else 0
+
+
+@dataclass(frozen=True)
+class Award:
+    title: str
+    names: list[str]
+    value: str
+    url: str = ""  # the round (最大一手) or the rounds behind the figure
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    names: list[str]
+    keys: list[Key]
+    cells: list[list[int]]  # cells[a][b]: what a received from b, net (− when a paid b more)
+
+    def rows(self) -> list[tuple[str, Key, list[tuple[Key, int, str, str]], str]]:
+        """(name, key, [(other key, points, text, sign class)], row total text) for the template."""
+        return [(name, key, [(self.keys[b], cell, "" if a == b else signed(cell), sign_class(cell))
+                             for b, cell in enumerate(self.cells[a])], signed(sum(self.cells[a])))
+                for a, (name, key) in enumerate(zip(self.names, self.keys))]
+
+
+@dataclass(frozen=True)
+class Season:
+    table: Table | None
+    period: Period | None
+    min_rounds: int
+    players: list[PlayerStats]  # the shown ones (at least `min_rounds`), best net first
+    everyone: list[PlayerStats]
+    head_to_head: HeadToHead
+    awards: list[Award]
+    evening_count: int
+    round_count: int
+    chart_svg: str
+    evenings: list[Evening]  # oldest first
+
+
+# -- adding up ---------------------------------------------------------------------------------
+
+RoundRow = tuple[int, int, list[int], int, dict]  # evening id, number, net, dealer, stats
+
+
+def _round_url(evening: Evening, number: int) -> str:
+    return reverse("calculator:evening_follow_round", args=[evening.read_token, number])
+
+
+def _evening_day(evening: Evening) -> str:
+    when = timezone.localtime(evening.created_at)
+    return f"{when.month}月{when.day}日" if evening.title == "" else f"{evening.title}"
+
+
+@dataclass
+class _Tally:
+    players: dict[Key, PlayerStats]
+    flows: dict[tuple[Key, Key], int]  # (payer, payee) → points, summed over the rounds
+    refs: list[RoundRef]  # the rounds behind one asked figure
+
+
+def _add_up(rows: Iterable[RoundRow], evenings: dict[int, Evening], key_of: Callable[[int, int], Key],
+            name_of: Callable[[Key], str], *, figure: tuple[Key, str] | None = None) -> _Tally:
+    """Every figure, one pass over the rounds (ordered by evening, then number). `figure`:
+    (who, which) also lists the rounds behind that one figure."""
+    players: dict[Key, PlayerStats] = {}
+    flows: dict[tuple[Key, Key], int] = defaultdict(int)
+    refs: list[RoundRef] = []
+    run: tuple[int, int, int, RoundRef | None] = (-1, -1, 0, None)  # evening, dealer seat, length, first round
+    last_number: dict[int, int] = {}
+
+    def ref(evening: Evening, number: int, points: int = 0) -> RoundRef:
+        return RoundRef(evening.pk, number, _round_url(evening, number), _evening_day(evening), points)
+
+    def player(key: Key) -> PlayerStats:
+        if key not in players:
+            players[key] = PlayerStats(key=key, name=name_of(key), colour=len(players))
+        return players[key]
+
+    def end_run() -> None:
+        evening_id, seat, length, first = run
+        if length:
+            who = player(key_of(evening_id, seat))
+            if who.streak is None or length > who.streak[0]:
+                who.streak = (length, first)
+
+    for evening_id, number, net, dealer, stats in rows:
+        evening = evenings[evening_id]
+        keys = [key_of(evening_id, seat) for seat in range(len(net))]
+        if run[0] == evening_id and run[1] == dealer:
+            run = (evening_id, dealer, run[2] + 1, run[3])
+        else:
+            end_run()
+            run = (evening_id, dealer, 1, ref(evening, number))
+        last_number[evening_id] = number
+        draw = bool(stats.get("draw"))
+        for seat, key in enumerate(keys):
+            who = player(key)
+            who.rounds += 1
+            who.points += net[seat]
+            who.evening_points[evening_id] = who.evening_points.get(evening_id, 0) + net[seat]
+            who.draws += draw
+            for count in COUNTED:
+                who.counts[count] += (stats.get(count) or [0] * len(net))[seat]
+            won = (stats.get("won") or [None] * len(net))[seat]
+            if won is not None and (who.biggest is None or won > who.biggest[0]):
+                who.biggest = (won, (stats.get("pattern") or [None] * len(net))[seat], ref(evening, number, won))
+        for payer, row in enumerate(stats.get("matrix") or []):
+            for payee, points in enumerate(row):
+                if points:
+                    flows[keys[payer], keys[payee]] += points
+        if figure is not None and figure[0] in keys:
+            seat = keys.index(figure[0])
+            if _counts_toward(figure[1], stats, seat, draw, keys, net):
+                refs.append(ref(evening, number, net[seat]))
+    end_run()
+    if figure is not None and figure[1] == "dealer_streak" and figure[0] in players:
+        streak = players[figure[0]].streak
+        refs = [streak[1]] if streak else []
+    for who in players.values():
+        who.money = sum((Decimal(points) * evenings[e].stake for e, points in who.evening_points.items()),
+                        Decimal(0))
+    return _Tally(players, flows, refs)
+
+
+def _counts_toward(name: str, stats: dict, seat: int, draw: bool, keys: list[Key], net: list[int]) -> bool:
+    """Whether one round counts toward figure `name` of the player in `seat`."""
+    if name == "rounds":
+        return True
+    if name == "draw":
+        return draw
+    if name == "dou":
+        return any((stats.get(f"dou_{k}") or [0] * len(net))[seat] for k in DOU_KINDS)
+    if name == "hot":
+        return bool(stats["hot_won"][seat] or stats["hot_fed"][seat])
+    if name == "rob":
+        return bool(stats["rob_won"][seat] or stats["rob_lost"][seat])
+    if name.startswith("vs:"):
+        other = name[3:]
+        matrix = stats.get("matrix") or []
+        for b, key in enumerate(keys):
+            if str(key) == other and b != seat and (matrix[seat][b] or matrix[b][seat]):
+                return True
+        return False
+    if name in COUNTED:
+        return bool((stats.get(name) or [0] * len(net))[seat])
+    return False
+
+
+def awards_of(players: list[PlayerStats], *, rounds_url: Callable[[Key, str], str] | None = None) -> list[Award]:
+    """冲锋鸡王, 点炮王, 豆王, 最大一手, 连庄王: the players with the most of each (ties share it);
+    an award nobody earned (all zero) is left out."""
+    def most(title: str, value: Callable[[PlayerStats], int], text: Callable[[int], str], figure: str) -> Award | None:
+        best = max((value(p) for p in players), default=0)
+        if best <= 0:
+            return None
+        winners = [p for p in players if value(p) == best]
+        url = rounds_url(winners[0].key, figure) if rounds_url and len(winners) == 1 else ""
+        return Award(title, [p.name for p in winners], text(best), url)
+
+    awards = [
+        most(_("冲锋鸡王"), lambda p: p.counts["chong_feng"], lambda n: _("{n} 次冲锋鸡").format(n=n), "chong_feng"),
+        most(_("点炮王"), lambda p: p.counts["pao"], lambda n: _("点炮 {n} 次").format(n=n), "pao"),
+        most(_("豆王"), lambda p: p.dou, lambda n: _("{n} 个豆").format(n=n), "dou"),
+    ]
+    big = [p for p in players if p.biggest is not None]
+    if big:
+        best = max(p.biggest[0] for p in big)
+        top = [p for p in big if p.biggest[0] == best]
+        awards.append(Award(_("最大一手"), [p.name for p in top], top[0].biggest_text, top[0].biggest[2].url))
+    awards.append(most(_("连庄王"), lambda p: p.dealer_streak, lambda n: _("连庄 {n} 把").format(n=n),
+                       "dealer_streak"))
+    return [a for a in awards if a is not None]
+
+
+def _head_to_head(players: list[PlayerStats], flows: dict[tuple[Key, Key], int]) -> HeadToHead:
+    keys = [p.key for p in players]
+    cells = [[flows.get((b, a), 0) - flows.get((a, b), 0) for b in keys] for a in keys]
+    return HeadToHead([p.name for p in players], keys, cells)
+
+
+def _trend(players: list[PlayerStats], evenings: list[Evening]) -> str:
+    """Each player's running net after each evening, drawn by the evening chart's code."""
+    series = []
+    for p in players:
+        running, values = 0, [0]
+        for evening in evenings:
+            running += p.evening_points.get(evening.pk, 0)
+            values.append(running)
+        series.append(Series(p.name, values))
+    return running_totals_svg(series, title=_("每人累计走势（按晚）"), x_label=_("晚"), empty_text=_("这段时间没有打"))
+
+
+# -- a table's season --------------------------------------------------------------------------
+
+
+def _season_rounds(table: Table, period: Period) -> QuerySet[Round]:
+    rounds = Round.objects.filter(evening__table=table)
+    if period.start:
+        rounds = rounds.filter(evening__created_at__gte=_midnight(period.start))
+    if period.end:
+        rounds = rounds.filter(evening__created_at__lt=_midnight(period.end + timedelta(days=1)))
+    return rounds.order_by("evening__created_at", "evening_id", "number")
+
+
+def _load(table: Table, period: Period):
+    evenings = list(period.evenings(Evening.objects.filter(table=table)).order_by("created_at", "id")
+                    .prefetch_related("players"))
+    members = {m.pk: m.name for m in table.roster.all()}
+    seat_key: dict[tuple[int, int], Key] = {}
+    for evening in evenings:
+        for p in evening.players.all():
+            seat_key[evening.pk, p.seat] = p.member_id if p.member_id in members else f"name:{p.name}"
+    rows = list(_season_rounds(table, period).values_list("evening_id", "number", "net", "dealer", "stats"))
+    by_id = {e.pk: e for e in evenings}
+
+    def name_of(key: Key) -> str:
+        return members[key] if key in members else str(key)[len("name:"):]
+
+    return evenings, by_id, (lambda e, s: seat_key[e, s]), name_of, rows
+
+
+def table_season(*, table: Table, period: Period, min_rounds: int = 0,
+                 rounds_url: Callable[[Key, str], str] | None = None) -> Season:
+    """The season page: every figure of every player over the period's evenings, the
+    head-to-head of everyone, the trend and the awards of the players with `min_rounds` rounds
+    or more. Five queries, whatever the number of evenings."""
+    evenings, by_id, key_of, name_of, rows = _load(table, period)
+    tally = _add_up(rows, by_id, key_of, name_of)
+    everyone = sorted(tally.players.values(), key=lambda p: (-p.points, p.name))
+    shown = [p for p in everyone if p.rounds >= min_rounds]
+    return Season(
+        table=table, period=period, min_rounds=min_rounds, players=shown, everyone=everyone,
+        head_to_head=_head_to_head(everyone, tally.flows), awards=awards_of(shown, rounds_url=rounds_url),
+        evening_count=len(evenings), round_count=len(rows), chart_svg=_trend(shown, evenings), evenings=evenings,
+    )
+
+
+def figure_rounds(*, table: Table, period: Period, key: Key, figure: str) -> tuple[str, list[RoundRef]]:
+    """The rounds behind one figure of one player (the season page links every figure here):
+    the player's name and the rounds, oldest first."""
+    evenings, by_id, key_of, name_of, rows = _load(table, period)
+    tally = _add_up(rows, by_id, key_of, name_of, figure=(key, figure))
+    return name_of(key), tally.refs
+
+
+def member_key(value: str) -> Key:
+    """A player's key as a link writes it: a roster id, or name:<name> for a seat of no roster player."""
+    return int(value) if value.isdigit() else value
+
+
+# -- one evening -------------------------------------------------------------------------------
+
+
+def evening_awards(*, evening: Evening, rows: list[RoundRow] | None = None) -> list[Award]:
+    """The evening's awards, by seat (the same figures as a season's, over its rounds only)."""
+    names = [p.name for p in evening.players.all()]
+    if rows is None:
+        rows = list(Round.objects.filter(evening=evening).order_by("number")
+                    .values_list("evening_id", "number", "net", "dealer", "stats"))
+    tally = _add_up(rows, {evening.pk: evening}, lambda _e, seat: seat, lambda seat: names[seat])
+    return awards_of(list(tally.players.values()))
+
+
+def evening_seats(*, evenings: Iterable[Evening]) -> list[tuple[Evening, list[Player]]]:
+    return [(e, list(e.players.all())) for e in evenings]

@@ -20,7 +20,7 @@ from .evenings import (
 from .history import HistoryRow, evening_history, evening_history_page
 from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
 from .season import (
-    Award, Period, PlayerStats, Season, evening_awards, figure_rounds, member_key, table_evenings,
+    Award, Period, PlayerStats, Season, evening_awards, figure_rounds, member_key, season_csv, table_evenings,
     table_for_editing, table_for_reading, table_roster, table_season,
 )
 from .settle_up import (
@@ -29,7 +29,7 @@ from .settle_up import (
 from .what_if import evening_what_if, round_what_if
 
 __all__ = [
-    "Award", "Period", "PlayerStats", "Season", "evening_awards", "figure_rounds", "member_key",
+    "Award", "Period", "PlayerStats", "Season", "evening_awards", "figure_rounds", "member_key", "season_csv",
     "table_evenings", "table_for_editing", "table_for_reading", "table_roster", "table_season",
     "ROUNDS_PER_PAGE", "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",

@@ -20,18 +20,19 @@ from ..presentation.rules_text import rules_headline, rules_in_words
 from ..scoring import ruleset_from_dict
 from ..scoring.settle import decimal_text
 from .rounds import RoundRow, round_row
+from .season import evening_awards
 
 # -- look-ups ----------------------------------------------------------------------------------
 
 
 def evening_for_editing(*, token: str) -> Evening:
     """The evening at its edit address; raises Evening.DoesNotExist."""
-    return Evening.objects.prefetch_related("players").get(token=token)
+    return Evening.objects.select_related("table").prefetch_related("players").get(token=token)
 
 
 def evening_for_reading(*, read_token: str) -> Evening:
     """The evening at its read-only address; raises Evening.DoesNotExist."""
-    return Evening.objects.prefetch_related("players").get(read_token=read_token)
+    return Evening.objects.select_related("table").prefetch_related("players").get(read_token=read_token)
 
 
 def evening_by_any_address(*, address: str) -> Evening | None:
@@ -202,14 +203,15 @@ class EveningBoard:
     stake: str
     rules_headline: str
     rules_words: list[tuple[str, str]]
+    awards: list = ()  # season.Award: 冲锋鸡王, 点炮王 … of the evening so far
 
 
 def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoard:
     """Everything the evening page shows (it is polled every 5 s): the totals and chart from every
     round's net only, and one page (`page`, 1 = the latest) of rounds read whole."""
     names = evening_names(evening=evening)
-    slim = list(evening_rounds_queryset(evening=evening).values_list("net", "next_dealer"))
-    nets = [net for net, _ in slim]
+    slim = list(evening_rounds_queryset(evening=evening).values_list("net", "next_dealer", "number", "dealer", "stats"))
+    nets = [row[0] for row in slim]
     latest_first = Round.objects.filter(evening=evening).order_by("-number")
     shown = Paginator(latest_first, ROUNDS_PER_PAGE, allow_empty_first_page=True).get_page(page)
     rules = ruleset_from_dict(evening.rules)
@@ -226,6 +228,8 @@ def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoa
         stake=evening_stake_text(evening=evening),
         rules_headline=(f"{evening.rules_name} · " if evening.rules_name else "") + rules_headline(rules),
         rules_words=rules_in_words(rules),
+        awards=evening_awards(evening=evening, rows=[(evening.pk, number, net, dealer, stats)
+                                                     for net, _next, number, dealer, stats in slim]),
     )
 
 

@@ -112,6 +112,14 @@ class RoundRef:
     when: str
     points: int = 0
 
+    @property
+    def points_text(self) -> str:
+        return signed(self.points)
+
+    @property
+    def sign(self) -> str:
+        return sign_class(self.points)
+
 
 @dataclass
 class PlayerStats:
@@ -139,6 +147,18 @@ class PlayerStats:
         """A count as a share of the rounds (or of `of`), in whole percent; — when there are none."""
         whole = self.rounds if of is None else of
         return f"{round(100 * self.counts[count] / whole)}%" if whole else "—"
+
+    @property
+    def rate_hu(self) -> str:
+        return self.rate("hu")
+
+    @property
+    def rate_zimo(self) -> str:
+        return self.rate("zimo")
+
+    @property
+    def rate_pao(self) -> str:
+        return self.rate("pao")
 
     @property
     def jiao_rate(self) -> str:
@@ -442,3 +462,41 @@ def evening_awards(*, evening: Evening, rows: list[RoundRow] | None = None) -> l
 
 def evening_seats(*, evenings: Iterable[Evening]) -> list[tuple[Evening, list[Player]]]:
     return [(e, list(e.players.all())) for e in evenings]
+
+
+# -- CSV ---------------------------------------------------------------------------------------
+
+CSV_COUNTS = (("hu", "胡"), ("zimo", "自摸"), ("pao", "点炮"), ("jiao", "荒庄有叫"), ("dou_men", "闷豆"),
+              ("dou_zhuanwan", "转弯豆"), ("dou_dian", "点豆"), ("chong_feng", "冲锋鸡"), ("ze_ren", "责任鸡"),
+              ("ze_ren_points", "责任鸡番数"), ("hot_won", "热炮胡"), ("hot_fed", "放热炮"), ("rob_won", "抢杠胡"),
+              ("rob_lost", "被抢杠"))
+
+
+def _csv_evening(evening: Evening) -> list[str]:
+    return [timezone.localtime(evening.created_at).date().isoformat(), evening.title]
+
+
+def season_csv(*, table: Table, period: Period, per: str = "evening") -> list[list[str]]:
+    """The season as rows for a spreadsheet, one header row first: one row per player per evening
+    (`per="evening"`) or per player per round (`per="round"`). The same stored counts as the page."""
+    evenings, by_id, key_of, name_of, rows = _load(table, period)
+    counts = [c for c, _title in CSV_COUNTS]
+    titles = [t for _c, t in CSV_COUNTS]
+    if per == "round":
+        out = [["日期", "这一晚", "局", "座位", "玩家", "庄家", "番", "元", "底注", *titles]]
+        for evening_id, number, net, dealer, stats in rows:
+            evening = by_id[evening_id]
+            for seat, points in enumerate(net):
+                out.append([*_csv_evening(evening), str(number), str(seat), name_of(key_of(evening_id, seat)),
+                            "1" if seat == dealer else "0", str(points),
+                            format_money(Decimal(points) * evening.stake), format_money(evening.stake),
+                            *(str((stats.get(c) or [0] * len(net))[seat]) for c in counts)])
+        return out
+    tally = _add_up(rows, by_id, lambda e, s: (e, key_of(e, s)), lambda key: name_of(key[1]))
+    out = [["日期", "这一晚", "玩家", "局数", "番", "元", "底注", *titles]]
+    order = {e.pk: i for i, e in enumerate(evenings)}
+    for who in sorted(tally.players.values(), key=lambda p: (order[p.key[0]], p.colour)):
+        evening = by_id[who.key[0]]
+        out.append([*_csv_evening(evening), who.name, str(who.rounds), str(who.points), format_money(who.money),
+                    format_money(evening.stake), *(str(who.counts[c]) for c in counts)])
+    return out

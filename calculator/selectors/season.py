@@ -206,6 +206,7 @@ class Award:
     names: list[str]
     value: str
     url: str = ""  # the round (最大一手) or the rounds behind the figure
+    number: int = 0  # 最大一手: the round's number (an evening's page links it at its own address)
 
 
 @dataclass(frozen=True)
@@ -365,7 +366,8 @@ def awards_of(players: list[PlayerStats], *, rounds_url: Callable[[Key, str], st
     if big:
         best = max(p.biggest[0] for p in big)
         top = [p for p in big if p.biggest[0] == best]
-        awards.append(Award(_("最大一手"), [p.name for p in top], top[0].biggest_text, top[0].biggest[2].url))
+        awards.append(Award(_("最大一手"), [p.name for p in top], top[0].biggest_text, top[0].biggest[2].url,
+                            top[0].biggest[2].number))
     awards.append(most(_("连庄王"), lambda p: p.dealer_streak, lambda n: _("连庄 {n} 把").format(n=n),
                        "dealer_streak"))
     return [a for a in awards if a is not None]
@@ -413,7 +415,7 @@ def _load(table: Table, period: Period):
     by_id = {e.pk: e for e in evenings}
 
     def name_of(key: Key) -> str:
-        return members[key] if key in members else str(key)[len("name:"):]
+        return members[key] if key in members else str(key).removeprefix("name:") if str(key).startswith("name:") else ""
 
     return evenings, by_id, (lambda e, s: seat_key[e, s]), name_of, rows
 

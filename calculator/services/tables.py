@@ -21,7 +21,8 @@ from ..scoring.record import MAX_NAME
 from .evenings import clean_rules_name, clean_stake, evening_create, lock_evening
 
 # An evening's edit address as pasted: the whole link (…/e/<token>/…) or the token alone.
-EDIT_ADDRESS = re.compile(r"(?:/e/)?([\w-]{16,64})/?(?:[?#].*)?$")
+EDIT_LINK = re.compile(r"/e/([\w-]{16,64})(?:[/?#]|$)")
+BARE_TOKEN = re.compile(r"[\w-]{16,64}")
 MAX_ROSTER = 40
 
 
@@ -104,10 +105,11 @@ class NotAttachable(ValidationError):
 
 
 def evening_by_edit_address(address: str) -> Evening | None:
-    match = EDIT_ADDRESS.search(address.strip())
+    address = address.strip()
+    match = EDIT_LINK.search(address) or BARE_TOKEN.fullmatch(address)
     if not match:
         return None
-    return Evening.objects.filter(token=match.group(1)).first()
+    return Evening.objects.filter(token=match.group(1) if match.re is EDIT_LINK else match.group(0)).first()
 
 
 @transaction.atomic

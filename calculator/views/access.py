@@ -51,8 +51,9 @@ def _by_address(kwarg: str, find, missing: type[Exception] = Evening.DoesNotExis
 editing = _by_address("token", lambda token: selectors.evening_for_editing(token=token))
 reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
 # A 固定桌 likewise: /t/<token>/ may change it (and open its evenings), /tv/<read_token>/ may look.
-table_editing = _by_address("token", lambda token: selectors.table_for_editing(token=token), Table.DoesNotExist)
-table_reading = _by_address("read_token", lambda token: selectors.table_for_reading(read_token=token),
+table_editing = _by_address("table_token", lambda token: selectors.table_for_editing(token=token),
+                            Table.DoesNotExist)
+table_reading = _by_address("table_read_token", lambda token: selectors.table_for_reading(read_token=token),
                             Table.DoesNotExist)
 
 

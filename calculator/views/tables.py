@@ -42,7 +42,7 @@ def table_new(request):
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return redirect("calculator:table_detail", token=table.token)
+            return redirect("calculator:table_detail", table_token=table.token)
     response = render(request, "calculator/table/new.html", {"form": form})
     return refused(response) if request.method == "POST" else response
 
@@ -52,7 +52,7 @@ def table_new(request):
 def evening_make_table(request, evening: Evening):
     """这桌常打：建一个固定桌, from the evening's page (or go to the table it is at already)."""
     table = services.table_from_evening(evening=evening)
-    return redirect("calculator:table_detail", token=table.token)
+    return redirect("calculator:table_detail", table_token=table.token)
 
 
 # -- the table page ----------------------------------------------------------------------------
@@ -91,7 +91,7 @@ def table_evening_start(request, table: Table):
         evening = services.table_evening_open(table=table)
     except ValidationError:
         messages.warning(request, _("名单里不到三个人，先用“改一改再开”写上谁在打。"))
-        return redirect("calculator:table_detail", token=table.token)
+        return redirect("calculator:table_detail", table_token=table.token)
     return redirect("calculator:evening_detail", token=evening.token)
 
 
@@ -118,7 +118,7 @@ def table_evening_new(request, table: Table):
         else:
             return redirect("calculator:evening_detail", token=evening.token)
     rules = form.preview_rules() if form.is_bound else setup["rules"]
-    context = {"form": form, "table": table, "form_action": reverse("calculator:table_evening_new", args=[table.token]),
+    context = {"form": form, "table": table, "form_action": reverse("calculator:table_setup", args=[table.token]),
                "rules": rules, "rules_words": rules_in_words(rules) if rules else None,
                "rules_link": rules_url(rules) if rules else ""}
     response = render(request, "calculator/evening/new.html", context)
@@ -138,7 +138,7 @@ def table_attach(request, table: Table):
                            else _("找不到这一晚：要贴改账的链接，不是只读链接。"))
         else:
             messages.success(request, _("加进来了：这一晚的每个座位已按名字对上人，不对的话在下面点一下改。"))
-            return redirect("calculator:table_detail", token=table.token)
+            return redirect("calculator:table_detail", table_token=table.token)
     return refused(render(request, "calculator/table/detail.html", _table_context(table, attach_form=form)))
 
 
@@ -174,7 +174,7 @@ def table_merge(request, table: Table):
         else:
             messages.success(request, _("合好了：{name} 的名字有 {names}。").format(
                 name=kept.name, names="、".join(kept.names())))
-            return redirect("calculator:table_detail", token=table.token)
+            return redirect("calculator:table_detail", table_token=table.token)
     return refused(render(request, "calculator/table/detail.html", _table_context(table, merge_form=form)))
 
 
@@ -226,6 +226,8 @@ def _figure(request, table: Table, *, read_only: bool) -> HttpResponse:
         raise Http404
     key = selectors.member_key(request.GET.get("who", ""))
     name, refs = selectors.figure_rounds(table=table, period=period, key=key, figure=figure)
+    if not name:  # nobody of this table
+        raise Http404
     back = reverse("calculator:table_follow" if read_only else "calculator:table_season",
                    args=[table.read_token if read_only else table.token])
     return render(request, "calculator/table/figure.html",

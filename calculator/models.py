@@ -155,9 +155,6 @@ class Round(models.Model):
     idempotency_key = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
-    stats = models.JSONField(default=dict, blank=True,
-                             help_text="scoring.stats.round_stats of the settlement: what a season counts, "
-                                       "written with the settlement so a season never unpacks items.")
 
     class Meta:
         ordering = ["evening", "number"]
@@ -172,6 +169,38 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number}"
+
+
+class RoundStats(models.Model):
+    """What a 固定桌's season counts of one round (`scoring.stats.round_stats` of its stored
+    settlement), written whenever the round is stored or corrected and gone with it. A table of
+    its own, narrow, so that a season reads thousands of these without reading the rounds' records
+    and settlements (issue 24)."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="season_stats")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="round_stats")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["evening", "number"]
+        indexes = [models.Index(fields=["evening", "number"])]
+
+    def __str__(self) -> str:
+        return f"stats #{self.number}"
+
+
+class EveningStats(models.Model):
+    """The evening's `RoundStats` added up by seat (`scoring.stats.evening_summary`), rewritten
+    whenever one of its rounds is stored, corrected or deleted: a season reads one of these per
+    evening, never its rounds (issue 24)."""
+
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, primary_key=True, related_name="season_stats")
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"stats of {self.evening_id}"
 
 
 class Change(models.Model):

@@ -210,8 +210,8 @@ def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoa
     """Everything the evening page shows (it is polled every 5 s): the totals and chart from every
     round's net only, and one page (`page`, 1 = the latest) of rounds read whole."""
     names = evening_names(evening=evening)
-    slim = list(evening_rounds_queryset(evening=evening).values_list("net", "next_dealer", "number", "dealer", "stats"))
-    nets = [row[0] for row in slim]
+    slim = list(evening_rounds_queryset(evening=evening).values_list("net", "next_dealer"))
+    nets = [net for net, _ in slim]
     latest_first = Round.objects.filter(evening=evening).order_by("-number")
     shown = Paginator(latest_first, ROUNDS_PER_PAGE, allow_empty_first_page=True).get_page(page)
     rules = ruleset_from_dict(evening.rules)
@@ -228,8 +228,7 @@ def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoa
         stake=evening_stake_text(evening=evening),
         rules_headline=(f"{evening.rules_name} · " if evening.rules_name else "") + rules_headline(rules),
         rules_words=rules_in_words(rules),
-        awards=evening_awards(evening=evening, rows=[(evening.pk, number, net, dealer, stats)
-                                                     for net, _next, number, dealer, stats in slim]),
+        awards=evening_awards(evening=evening),
     )
 
 

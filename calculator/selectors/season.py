@@ -1,10 +1,10 @@
 """Reads of a 固定桌 (issue 24): look-ups by address, its season (per player, head-to-head, trend,
 awards) over any dates, and the rounds behind each figure.
 
-Every figure is a sum of what the stored rounds keep (`Round.stats`, written with the settlement:
-`scoring.stats.round_stats`), so nothing is re-scored and a season costs the same few queries
+Every figure is a sum of what the stored rounds keep (`RoundStats`, written with each round's
+settlement: `scoring.stats.round_stats`), so nothing is re-scored and a season costs the same few queries
 however many evenings it spans: the evenings with their seats, the roster, and one list of every
-round's (evening, number, net, dealer, stats). Money is each evening's points × its own stake.
+round's (evening, number, dealer, counts). Money is each evening's points × its own stake.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Evening, Player, Round, Table, TablePlayer
+from ..models import Evening, EveningStats, Player, RoundStats, Table, TablePlayer
 from ..presentation import format_money, sign_class, signed
 from ..presentation.chart import Series, colour_class, running_totals_svg
 from ..presentation.words import ALL_PATTERN_TITLES
@@ -73,12 +73,13 @@ class Period:
             return cls(kind, start, end)
         return cls("all", None, None)
 
-    def evenings(self, queryset: QuerySet[Evening]) -> QuerySet[Evening]:
-        """The evenings opened within the period (the site's time zone decides the day)."""
+    def evenings(self, queryset: QuerySet, field: str = "created_at") -> QuerySet:
+        """The rows of the evenings opened within the period (`field`: the evening's opening
+        time; the site's time zone decides the day)."""
         if self.start:
-            queryset = queryset.filter(created_at__gte=_midnight(self.start))
+            queryset = queryset.filter(**{f"{field}__gte": _midnight(self.start)})
         if self.end:
-            queryset = queryset.filter(created_at__lt=_midnight(self.end + timedelta(days=1)))
+            queryset = queryset.filter(**{f"{field}__lt": _midnight(self.end + timedelta(days=1))})
         return queryset
 
     def query(self) -> str:
@@ -255,95 +256,85 @@ def _evening_day(evening: Evening) -> str:
 class _Tally:
     players: dict[Key, PlayerStats]
     flows: dict[tuple[Key, Key], int]  # (payer, payee) → points, summed over the rounds
-    refs: list[RoundRef]  # the rounds behind one asked figure
 
 
-def _add_up(rows: Iterable[RoundRow], evenings: dict[int, Evening], key_of: Callable[[int, int], Key],
-            name_of: Callable[[Key], str], *, figure: tuple[Key, str] | None = None) -> _Tally:
-    """Every figure, one pass over the rounds (ordered by evening, then number). `figure`:
-    (who, which) also lists the rounds behind that one figure."""
+def _add_up(summaries: Iterable[tuple[int, dict]], evenings: dict[int, Evening], key_of: Callable[[int, int], Key],
+            name_of: Callable[[Key], str]) -> _Tally:
+    """Every figure of every player: each evening's sums by seat (`EveningStats`, see
+    `scoring.stats.evening_summary`) added to the players who sat there. Evenings in order."""
     players: dict[Key, PlayerStats] = {}
     flows: dict[tuple[Key, Key], int] = defaultdict(int)
-    refs: list[RoundRef] = []
-    run: tuple[int, int, int, RoundRef | None] = (-1, -1, 0, None)  # evening, dealer seat, length, first round
-    last_number: dict[int, int] = {}
-
-    def ref(evening: Evening, number: int, points: int = 0) -> RoundRef:
-        return RoundRef(evening.pk, number, _round_url(evening, number), _evening_day(evening), points)
-
-    def player(key: Key) -> PlayerStats:
-        if key not in players:
-            players[key] = PlayerStats(key=key, name=name_of(key), colour=len(players))
-        return players[key]
-
-    def end_run() -> None:
-        evening_id, seat, length, first = run
-        if length:
-            who = player(key_of(evening_id, seat))
-            if who.streak is None or length > who.streak[0]:
-                who.streak = (length, first)
-
-    for evening_id, number, net, dealer, stats in rows:
-        evening = evenings[evening_id]
-        keys = [key_of(evening_id, seat) for seat in range(len(net))]
-        if run[0] == evening_id and run[1] == dealer:
-            run = (evening_id, dealer, run[2] + 1, run[3])
-        else:
-            end_run()
-            run = (evening_id, dealer, 1, ref(evening, number))
-        last_number[evening_id] = number
-        draw = bool(stats.get("draw"))
+    best: dict[Key, tuple[int, str | None, int, int]] = {}  # points, pattern, evening id, number
+    streaks: dict[Key, tuple[int, int, int]] = {}  # rounds dealt in a row, evening id, first number
+    for evening_id, summary in summaries:
+        if not summary.get("rounds"):
+            continue
+        stake = evenings[evening_id].stake
+        keys = [key_of(evening_id, seat) for seat in range(summary["n"])]
         for seat, key in enumerate(keys):
-            who = player(key)
-            who.rounds += 1
-            who.points += net[seat]
-            who.evening_points[evening_id] = who.evening_points.get(evening_id, 0) + net[seat]
-            who.draws += draw
-            for count in COUNTED:
-                who.counts[count] += (stats.get(count) or [0] * len(net))[seat]
-            won = (stats.get("won") or [None] * len(net))[seat]
-            if won is not None and (who.biggest is None or won > who.biggest[0]):
-                who.biggest = (won, (stats.get("pattern") or [None] * len(net))[seat], ref(evening, number, won))
-        for payer, row in enumerate(stats.get("matrix") or []):
-            for payee, points in enumerate(row):
-                if points:
-                    flows[keys[payer], keys[payee]] += points
-        if figure is not None and figure[0] in keys:
-            seat = keys.index(figure[0])
-            if _counts_toward(figure[1], stats, seat, draw, keys, net):
-                refs.append(ref(evening, number, net[seat]))
-    end_run()
-    if figure is not None and figure[1] == "dealer_streak" and figure[0] in players:
-        streak = players[figure[0]].streak
-        refs = [streak[1]] if streak else []
-    for who in players.values():
-        who.money = sum((Decimal(points) * evenings[e].stake for e, points in who.evening_points.items()),
-                        Decimal(0))
-    return _Tally(players, flows, refs)
+            who = players.get(key)
+            if who is None:
+                who = players[key] = PlayerStats(key=key, name=name_of(key), colour=len(players))
+            points = summary["net"][seat]
+            who.rounds += summary["rounds"]
+            who.draws += summary["draws"]
+            who.points += points
+            who.money += points * stake
+            who.evening_points[evening_id] = who.evening_points.get(evening_id, 0) + points
+            for name, values in summary["c"].items():
+                who.counts[name] += values[seat]
+            big = summary["big"][seat]
+            if big is not None and (key not in best or big[0] > best[key][0]):
+                best[key] = (big[0], big[1], evening_id, big[2])
+            run = summary["run"][seat]
+            if run is not None and (key not in streaks or run[0] > streaks[key][0]):
+                streaks[key] = (run[0], evening_id, run[1])
+        for payer, payee, points in summary["m"]:
+            flows[keys[payer], keys[payee]] += points
+    for key, (points, pattern, at, number) in best.items():
+        players[key].biggest = (points, pattern, _ref(evenings[at], number, points))
+    for key, (length, at, number) in streaks.items():
+        players[key].streak = (length, _ref(evenings[at], number))
+    return _Tally(players, flows)
 
 
-def _counts_toward(name: str, stats: dict, seat: int, draw: bool, keys: list[Key], net: list[int]) -> bool:
+def _figure_refs(rows: Iterable[RoundRow], evenings: dict[int, Evening], key_of: Callable[[int, int], Key],
+                 key: Key, figure: str) -> list[RoundRef]:
+    """The rounds behind one figure of one player, oldest first, from the rounds' own counts."""
+    refs = []
+    for evening_id, number, net, _dealer, stats in rows:
+        keys = [key_of(evening_id, seat) for seat in range(len(net))]
+        if key in keys and _counts_toward(figure, stats, keys.index(key), keys):
+            refs.append(_ref(evenings[evening_id], number, net[keys.index(key)]))
+    return refs
+
+
+def _ref(evening: Evening, number: int, points: int = 0) -> RoundRef:
+    return RoundRef(evening.pk, number, _round_url(evening, number), _evening_day(evening), points)
+
+
+def _counts_toward(name: str, stats: dict, seat: int, keys: list[Key]) -> bool:
     """Whether one round counts toward figure `name` of the player in `seat`."""
+    counts = stats.get("c", {})
+
+    def has(count: str) -> bool:
+        return bool(counts.get(count, ())[seat:seat + 1] and counts[count][seat])
+
     if name == "rounds":
         return True
     if name == "draw":
-        return draw
+        return bool(stats.get("draw"))
     if name == "dou":
-        return any((stats.get(f"dou_{k}") or [0] * len(net))[seat] for k in DOU_KINDS)
+        return any(has(f"dou_{k}") for k in DOU_KINDS)
     if name == "hot":
-        return bool(stats["hot_won"][seat] or stats["hot_fed"][seat])
+        return has("hot_won") or has("hot_fed")
     if name == "rob":
-        return bool(stats["rob_won"][seat] or stats["rob_lost"][seat])
+        return has("rob_won") or has("rob_lost")
     if name.startswith("vs:"):
-        other = name[3:]
-        matrix = stats.get("matrix") or []
-        for b, key in enumerate(keys):
-            if str(key) == other and b != seat and (matrix[seat][b] or matrix[b][seat]):
-                return True
-        return False
-    if name in COUNTED:
-        return bool((stats.get(name) or [0] * len(net))[seat])
-    return False
+        others = {b for b, key in enumerate(keys) if str(key) == name[3:] and b != seat}
+        return any((payer == seat and payee in others) or (payee == seat and payer in others)
+                   for payer, payee, _points in stats.get("m", ()))
+    return name in COUNTED and has(name)
 
 
 def awards_of(players: list[PlayerStats], *, rounds_url: Callable[[Key, str], str] | None = None) -> list[Award]:
@@ -394,30 +385,36 @@ def _trend(players: list[PlayerStats], evenings: list[Evening]) -> str:
 # -- a table's season --------------------------------------------------------------------------
 
 
-def _season_rounds(table: Table, period: Period) -> QuerySet[Round]:
-    rounds = Round.objects.filter(evening__table=table)
-    if period.start:
-        rounds = rounds.filter(evening__created_at__gte=_midnight(period.start))
-    if period.end:
-        rounds = rounds.filter(evening__created_at__lt=_midnight(period.end + timedelta(days=1)))
+def _season_rounds(table: Table, period: Period) -> QuerySet[RoundStats]:
+    rounds = period.evenings(RoundStats.objects.filter(evening__table=table), field="evening__created_at")
     return rounds.order_by("evening__created_at", "evening_id", "number")
 
 
 def _load(table: Table, period: Period):
+    """The period's evenings (oldest first, without their rules), who sat where, the roster, and
+    each evening's sums by seat (`EveningStats`): four queries, whatever the number of evenings."""
     evenings = list(period.evenings(Evening.objects.filter(table=table)).order_by("created_at", "id")
-                    .prefetch_related("players"))
+                    .only("id", "token", "read_token", "title", "created_at", "stake", "table_id"))
     members = {m.pk: m.name for m in table.roster.all()}
-    seat_key: dict[tuple[int, int], Key] = {}
-    for evening in evenings:
-        for p in evening.players.all():
-            seat_key[evening.pk, p.seat] = p.member_id if p.member_id in members else f"name:{p.name}"
-    rows = list(_season_rounds(table, period).values_list("evening_id", "number", "net", "dealer", "stats"))
+    seats = period.evenings(Evening.objects.filter(table=table)).values_list(
+        "id", "players__seat", "players__name", "players__member_id")
+    seat_key: dict[tuple[int, int], Key] = {
+        (evening_id, seat): member if member in members else f"name:{name}"
+        for evening_id, seat, name, member in seats if seat is not None}
+    summaries = dict(period.evenings(EveningStats.objects.filter(evening__table=table), field="evening__created_at")
+                     .values_list("evening_id", "data"))
     by_id = {e.pk: e for e in evenings}
 
     def name_of(key: Key) -> str:
         return members[key] if key in members else str(key).removeprefix("name:") if str(key).startswith("name:") else ""
 
-    return evenings, by_id, (lambda e, s: seat_key[e, s]), name_of, rows
+    return evenings, by_id, (lambda e, s: seat_key[e, s]), name_of, [(e.pk, summaries.get(e.pk, {})) for e in evenings]
+
+
+def _round_rows(table: Table, period: Period) -> list[RoundRow]:
+    """Every round of the period: (evening, number, net, dealer, counts), evening by evening."""
+    return [(evening_id, number, stats["net"], dealer, stats) for evening_id, number, dealer, stats
+            in _season_rounds(table, period).values_list("evening_id", "number", "dealer", "data")]
 
 
 def table_season(*, table: Table, period: Period, min_rounds: int = 0,
@@ -425,23 +422,26 @@ def table_season(*, table: Table, period: Period, min_rounds: int = 0,
     """The season page: every figure of every player over the period's evenings, the
     head-to-head of everyone, the trend and the awards of the players with `min_rounds` rounds
     or more. Five queries, whatever the number of evenings."""
-    evenings, by_id, key_of, name_of, rows = _load(table, period)
-    tally = _add_up(rows, by_id, key_of, name_of)
+    evenings, by_id, key_of, name_of, summaries = _load(table, period)
+    tally = _add_up(summaries, by_id, key_of, name_of)
     everyone = sorted(tally.players.values(), key=lambda p: (-p.points, p.name))
     shown = [p for p in everyone if p.rounds >= min_rounds]
     return Season(
         table=table, period=period, min_rounds=min_rounds, players=shown, everyone=everyone,
         head_to_head=_head_to_head(everyone, tally.flows), awards=awards_of(shown, rounds_url=rounds_url),
-        evening_count=len(evenings), round_count=len(rows), chart_svg=_trend(shown, evenings), evenings=evenings,
+        evening_count=len(evenings), round_count=sum(summary.get("rounds", 0) for _e, summary in summaries),
+        chart_svg=_trend(shown, evenings), evenings=evenings,
     )
 
 
 def figure_rounds(*, table: Table, period: Period, key: Key, figure: str) -> tuple[str, list[RoundRef]]:
     """The rounds behind one figure of one player (the season page links every figure here):
     the player's name and the rounds, oldest first."""
-    evenings, by_id, key_of, name_of, rows = _load(table, period)
-    tally = _add_up(rows, by_id, key_of, name_of, figure=(key, figure))
-    return name_of(key), tally.refs
+    evenings, by_id, key_of, name_of, summaries = _load(table, period)
+    if figure == "dealer_streak":
+        streak = _add_up(summaries, by_id, key_of, name_of).players.get(key)
+        return name_of(key), [streak.streak[1]] if streak and streak.streak else []
+    return name_of(key), _figure_refs(_round_rows(table, period), by_id, key_of, key, figure)
 
 
 def member_key(value: str) -> Key:
@@ -452,13 +452,11 @@ def member_key(value: str) -> Key:
 # -- one evening -------------------------------------------------------------------------------
 
 
-def evening_awards(*, evening: Evening, rows: list[RoundRow] | None = None) -> list[Award]:
-    """The evening's awards, by seat (the same figures as a season's, over its rounds only)."""
+def evening_awards(*, evening: Evening) -> list[Award]:
+    """The evening's awards, by seat: the season's figures over its rounds only (one query)."""
     names = [p.name for p in evening.players.all()]
-    if rows is None:
-        rows = list(Round.objects.filter(evening=evening).order_by("number")
-                    .values_list("evening_id", "number", "net", "dealer", "stats"))
-    tally = _add_up(rows, {evening.pk: evening}, lambda _e, seat: seat, lambda seat: names[seat])
+    summary = EveningStats.objects.filter(evening=evening).values_list("data", flat=True).first() or {}
+    tally = _add_up([(evening.pk, summary)], {evening.pk: evening}, lambda _e, seat: seat, lambda seat: names[seat])
     return awards_of(list(tally.players.values()))
 
 
@@ -481,20 +479,20 @@ def _csv_evening(evening: Evening) -> list[str]:
 def season_csv(*, table: Table, period: Period, per: str = "evening") -> list[list[str]]:
     """The season as rows for a spreadsheet, one header row first: one row per player per evening
     (`per="evening"`) or per player per round (`per="round"`). The same stored counts as the page."""
-    evenings, by_id, key_of, name_of, rows = _load(table, period)
+    evenings, by_id, key_of, name_of, summaries = _load(table, period)
     counts = [c for c, _title in CSV_COUNTS]
     titles = [t for _c, t in CSV_COUNTS]
     if per == "round":
         out = [["日期", "这一晚", "局", "座位", "玩家", "庄家", "番", "元", "底注", *titles]]
-        for evening_id, number, net, dealer, stats in rows:
+        for evening_id, number, net, dealer, stats in _round_rows(table, period):
             evening = by_id[evening_id]
             for seat, points in enumerate(net):
                 out.append([*_csv_evening(evening), str(number), str(seat), name_of(key_of(evening_id, seat)),
                             "1" if seat == dealer else "0", str(points),
                             format_money(Decimal(points) * evening.stake), format_money(evening.stake),
-                            *(str((stats.get(c) or [0] * len(net))[seat]) for c in counts)])
+                            *(str(stats.get("c", {}).get(c, [0] * len(net))[seat]) for c in counts)])
         return out
-    tally = _add_up(rows, by_id, lambda e, s: (e, key_of(e, s)), lambda key: name_of(key[1]))
+    tally = _add_up(summaries, by_id, lambda e, s: (e, key_of(e, s)), lambda key: name_of(key[1]))
     out = [["日期", "这一晚", "玩家", "局数", "番", "元", "底注", *titles]]
     order = {e.pk: i for i, e in enumerate(evenings)}
     for who in sorted(tally.players.values(), key=lambda p: (order[p.key[0]], p.colour)):

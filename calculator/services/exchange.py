@@ -22,12 +22,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import jsonsafe, selectors
-from ..models import MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation
+from ..models import (
+    MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation, RoundStats,
+)
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.stats import round_stats
 from .evenings import clean_names, clean_rules_name, clean_stake, clean_title
-from .rounds import snapshot
+from .rounds import keep_evening_stats, snapshot
 
 EXPORT_FORMAT = "zhuoji.evening/1"
 
@@ -240,7 +242,6 @@ def _check_round(data: Any, scorer: _Scorer) -> Round:
     rebuilt = scorer.snapshot(data)
     key = rebuilt.pop("idempotency_key")
     return Round(**rebuilt, idempotency_key=uuid.UUID(key) if key is not None else None,
-                 stats=round_stats(rebuilt["record"], rebuilt["settlement"]),
                  created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]))
 
 
@@ -328,16 +329,22 @@ def _write(checked: _Checked) -> Evening:
         evening.save()
         Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
     try:
-        # Confirmations last: each names its round, which has its id once inserted.
+        # Confirmations and season counts last: each names its round, which has its id once inserted.
+        def season_counts() -> list[RoundStats]:
+            return [RoundStats(round=r, evening=evening, number=r.number, dealer=r.dealer,
+                               data=round_stats(r.record, r.settlement)) for r in checked.rounds]
+
         for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer),
-                            (checked.confirmations, RoundConfirmation)):
+                            (checked.confirmations, RoundConfirmation), (season_counts, RoundStats)):
+            rows = rows() if callable(rows) else rows
             for row in rows:
-                if model is not RoundConfirmation:
+                if model not in (RoundConfirmation, RoundStats):
                     row.evening = evening
             for start in range(0, len(rows), WRITE_CHUNK):
                 _let_others_write()
                 with transaction.atomic():
                     model.objects.bulk_create(rows[start:start + WRITE_CHUNK])
+        keep_evening_stats(evening)
     except BaseException:
         Evening.objects.filter(pk=evening.pk).delete()
         raise

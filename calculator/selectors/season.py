@@ -17,6 +17,8 @@ from decimal import Decimal
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..models import Evening, EveningStats, Player, RoundStats, Table, TablePlayer
@@ -248,8 +250,13 @@ def _round_url(evening: Evening, number: int) -> str:
 
 
 def _evening_day(evening: Evening) -> str:
+    """The evening as a list of rounds names it: its title, else its day (12月2日, Dec 2)."""
+    if evening.title:
+        return evening.title
     when = timezone.localtime(evening.created_at)
-    return f"{when.month}月{when.day}日" if evening.title == "" else f"{evening.title}"
+    if not (get_language() or "zh-hans").startswith("zh"):
+        return date_format(when, "M j")
+    return f"{when.month}月{when.day}日"
 
 
 @dataclass

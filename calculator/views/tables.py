@@ -173,7 +173,7 @@ def table_merge(request, table: Table):
             form.add_error(None, _("这两个名字在同一晚都坐过，是两个人。"))
         else:
             messages.success(request, _("合好了：{name} 的名字有 {names}。").format(
-                name=kept.name, names="、".join(kept.names())))
+                name=kept.name, names=_("、").join(kept.names())))
             return redirect("calculator:table_detail", table_token=table.token)
     return refused(render(request, "calculator/table/detail.html", _table_context(table, merge_form=form)))
 

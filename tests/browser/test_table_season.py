@@ -73,6 +73,6 @@ def test_a_fresh_table_attaches_a_past_evening(live_server, page: Page, screensh
     expect(page.locator(".tb-evenings li")).to_have_count(1)
     page.locator(".tb-seats summary").click()
     page.locator(".tb-seat").first.get_by_role("button", name="老王").click()  # one tap: 王哥 is 老王
-    expect(page.locator(".tb-evenings li").first).to_contain_text("王哥（老王）")
+    expect(page.locator(".tb-evenings li").first).to_contain_text("王哥 = 老王")
     screenshot(suffix="seats")
     assert services.table_next_setup(table=past.__class__.objects.get(pk=past.pk).table)["names"] == ["王哥", "小李", "阿珍"]

@@ -160,3 +160,21 @@ def test_the_evening_page_shows_its_awards(client):
     page = client.get(reverse("calculator:evening_detail", args=[evening.token])).content.decode()
     assert "今晚的奖" in page and "最大一手" in page and "连庄王" in page
     assert reverse("calculator:evening_round", args=[evening.token, 2]) in page  # 小李's 59, at this address
+
+
+def test_the_table_pages_read_in_english(client):
+    from tests.system.test_i18n import untranslated
+
+    evening = make_evening(names=["Ann", "Bo", "Cy", "Dee"])
+    record_rounds(evening, ["E1", "E2", "E3", "E5"])
+    table = services.table_from_evening(evening=evening, name="Fridays")
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    ann = table.roster.get(name="Ann")
+    for url in [table_url("table_detail", table), table_url("table_season", table), table_url("table_share", table),
+                table_url("table_setup", table), reverse("calculator:table_new"),
+                reverse("calculator:table_follow", args=[table.read_token]),
+                f"{table_url('table_figure', table)}?who={ann.pk}&figure=rounds",
+                reverse("calculator:evening_detail", args=[evening.token])]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert untranslated(response.content.decode(), names=["Ann", "Bo", "Cy", "Dee"]) == set(), url

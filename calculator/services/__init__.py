@@ -18,7 +18,9 @@ from django.core.exceptions import ValidationError
 from .confirmations import draft_confirm, round_confirm
 from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save
 from .evenings import evening_create
-from .exchange import EXPORT_FORMAT, evening_export, evening_export_json, evening_import
+from .exchange import (
+    EXPORT_FORMAT, TABLE_FORMAT, evening_export, evening_export_json, evening_import, table_export, table_import,
+)
 from .tables import (
     NotAttachable, member_merge, member_rename, seat_link, table_attach_evening, table_create,
     table_evening_create, table_evening_open, table_from_evening, table_next_setup,
@@ -31,7 +33,7 @@ __all__ = [
     "table_evening_create", "table_evening_open", "table_from_evening", "table_next_setup",
     "draft_confirm", "record_digest", "round_confirm",
     "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save",
-    "EXPORT_FORMAT", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
+    "EXPORT_FORMAT", "TABLE_FORMAT", "table_export", "table_import", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
     "evening_create", "evening_export", "evening_export_json", "evening_import", "round_correct", "round_delete", "round_record",
     "transfer_mark_paid", "transfer_mark_unpaid",
 ]

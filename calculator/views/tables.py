@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from decimal import Decimal
 
 from django.contrib import messages
@@ -245,6 +246,16 @@ def table_figure(request, table: Table):
 @table_reading
 def table_follow_figure(request, table: Table):
     return _figure(request, table, read_only=True)
+
+
+@require_GET
+@table_editing
+def table_export(request, table: Table):
+    """The table as a file (roster, seats, every evening): 导入 on the import page opens a copy."""
+    response = HttpResponse(json.dumps(services.table_export(table=table), ensure_ascii=False, separators=(",", ":")),
+                            content_type="application/json")
+    response["Content-Disposition"] = 'attachment; filename="zhuoji-table.json"'
+    return response
 
 
 def _csv(request, table: Table) -> HttpResponse:

@@ -178,3 +178,15 @@ def test_the_table_pages_read_in_english(client):
         response = client.get(url)
         assert response.status_code == 200, url
         assert untranslated(response.content.decode(), names=["Ann", "Bo", "Cy", "Dee"]) == set(), url
+
+
+def test_the_evening_report_prints_its_awards(client, tmp_path):
+    import subprocess
+
+    evening = make_evening()
+    record_rounds(evening, ["E1", "E2"])
+    pdf = client.get(reverse("calculator:evening_report_pdf", args=[evening.token])).content
+    (tmp_path / "report.pdf").write_bytes(pdf)
+    text = subprocess.run(["pdftotext", str(tmp_path / "report.pdf"), "-"], check=True, capture_output=True,
+                          text=True).stdout
+    assert "今晚的奖" in text and "最大一手" in text and "清大对" in text

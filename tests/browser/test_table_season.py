@@ -76,3 +76,15 @@ def test_a_fresh_table_attaches_a_past_evening(live_server, page: Page, screensh
     expect(page.locator(".tb-evenings li").first).to_contain_text("王哥 = 老王")
     screenshot(suffix="seats")
     assert services.table_next_setup(table=past.__class__.objects.get(pk=past.pk).table)["names"] == ["王哥", "小李", "阿珍"]
+
+
+def test_the_share_pages_copy_each_address(live_server, page: Page, screenshot):
+    evening = make_evening()
+    table = services.table_from_evening(evening=evening)
+    for url in (f"/t/{table.token}/share/", f"/e/{evening.token}/share/"):
+        page.goto(live_server.url + url)
+        button = page.get_by_role("button", name="复制链接").first
+        expect(button).to_be_visible()  # shown by the script; hidden without it
+        button.click()
+        expect(page.get_by_role("button", name="已复制").first).to_be_visible()
+    screenshot(suffix="evening-share")

@@ -15,7 +15,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import MAX_NOTE, MAX_RULES_NAME, MAX_TITLE, RoundConfirmation
+from .models import MAX_NOTE, MAX_RULES_NAME, MAX_TABLE_NAME, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
 from .presentation.words import PRESET_TITLES
 from .presentation.options import OPTIONS, SECTIONS, Option, places_with
@@ -283,3 +283,77 @@ class CorrectionConfirmForm(VersionForm):
     """确认修改: the corrected record, exactly as previewed, and the version it was based on."""
 
     record = RecordField(widget=forms.HiddenInput)
+
+
+# -- 固定桌 (issue 24) ---------------------------------------------------------------------------
+
+
+class TableForm(forms.Form):
+    """建一个固定桌 from nothing: what the table is called and who plays at it."""
+
+    name = forms.CharField(label=_("这桌叫什么"), max_length=MAX_TABLE_NAME, help_text=_("比如“周五老王家”。"))
+    names = forms.CharField(label=_("常来的人"), widget=forms.Textarea(attrs={"rows": 5}),
+                            help_text=_("一行一个名字，按平常的座位顺序写（开下一晚时前几位就这样坐）。"))
+
+    def clean_names(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["names"].splitlines()]
+        names = list(dict.fromkeys(n for n in names if n))
+        if len(names) < 3:
+            raise forms.ValidationError(_("至少写三个人。"), code="few")
+        if any(len(n) > MAX_NAME for n in names):
+            raise forms.ValidationError(_("名字最多 {max} 个字。").format(max=MAX_NAME), code="long")
+        return names
+
+
+class AttachForm(forms.Form):
+    """把以前的一晚加进来: by the evening's edit address (its link, or the code in it)."""
+
+    address = forms.CharField(label=_("那一晚的改账链接"), max_length=300,
+                              help_text=_("打开那一晚，复制地址栏里的链接贴过来（只读链接不行）。"))
+
+
+class SeatLinkForm(forms.Form):
+    """这个座位是谁: one tap on a roster name (or 新的人) for one seat of one evening."""
+
+    evening = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    seat = forms.IntegerField(min_value=0, max_value=3, widget=forms.HiddenInput)
+    member = forms.IntegerField(min_value=0, required=False)  # 0 or blank: a new roster player
+
+
+class MergeForm(forms.Form):
+    """王哥 = 老王: two names of one person become one (the first keeps its name)."""
+
+    keep = forms.TypedChoiceField(label=_("留下的名字"), coerce=int)
+    absorb = forms.TypedChoiceField(label=_("也是这个人"), coerce=int)
+
+    def __init__(self, *args, roster=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(m.pk, m.name) for m in roster]
+        self.fields["keep"].choices = choices
+        self.fields["absorb"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("keep") is not None and data.get("keep") == data.get("absorb"):
+            raise forms.ValidationError(_("选两个不同的名字。"), code="same")
+        return data
+
+
+class SeasonForm(forms.Form):
+    """The season's dates and the fewest rounds a player needs to be listed (a GET form)."""
+
+    period = forms.ChoiceField(label=_("时间"), required=False, initial="all",
+                               choices=[("month", _("这个月")), ("year", _("今年")), ("all", _("全部")),
+                                        ("custom", _("自己选"))],
+                               widget=forms.RadioSelect(attrs={"class": "btn-check"}))
+    start = forms.DateField(label=_("从"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label=_("到"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    min_rounds = forms.IntegerField(label=_("至少打了几局才列出"), required=False, min_value=0, max_value=100_000,
+                                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+
+    def values(self) -> tuple[str, Any, Any, int]:
+        """(period, start, end, min_rounds); what is not valid falls back to all and 0."""
+        if not self.is_valid():
+            return "all", None, None, 0
+        data = self.cleaned_data
+        return data["period"] or "all", data["start"], data["end"], data["min_rounds"] or 0

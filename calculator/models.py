@@ -29,6 +29,54 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+MAX_TABLE_NAME = 40  # Table.name: 周五老王家
+MAX_ALIASES = 12  # TablePlayer.aliases: other names one person was entered under
+
+
+class Table(models.Model):
+    """固定桌: the same friends, evening after evening. Like an evening, it has an address that can
+    change it (`token`) and one that can only look (`read_token`); knowing the address is the
+    permission, and nothing lists tables. Its season is read from its evenings' stored rounds.
+
+    `stake`, `rules` and `rules_name` are what its next evening starts with until it has one
+    (after that the latest evening's are)."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    read_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=MAX_TABLE_NAME)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    stake = models.DecimalField(max_digits=12, decimal_places=4, default=1)
+    rules = models.JSONField(default=dict, blank=True,
+                             help_text="RuleSet.to_dict() for a table's first evening; {} for 贵阳.")
+    rules_name = models.CharField(max_length=MAX_RULES_NAME, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.CheckConstraint(condition=Q(stake__gt=0), name="table_stake_positive")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TablePlayer(models.Model):
+    """One person of a table's roster (名单): a name, and the other names the same person was
+    entered under (王哥 = 老王). Each evening's seats point here (`Player.member`)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="roster")
+    name = models.CharField(max_length=40)
+    aliases = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [models.UniqueConstraint(fields=["table", "name"], name="table_player_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
 class Evening(models.Model):
     """一晚: one table's evening. Its players, stake and rules are fixed when it starts (R41).
 
@@ -45,6 +93,8 @@ class Evening(models.Model):
     rules_name = models.CharField(max_length=MAX_RULES_NAME, blank=True,
                                   help_text="What the table calls these rules (老王家规矩); copied with them.")
     first_dealer = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="evenings",
+                              help_text="The 固定桌 the evening belongs to, if any (one at most).")
 
     class Meta:
         ordering = ["-created_at"]
@@ -68,6 +118,8 @@ class Player(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
+    member = models.ForeignKey(TablePlayer, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats",
+                               help_text="Who of the table's roster sat here (the evening's table's).")
 
     class Meta:
         ordering = ["evening", "seat"]
@@ -117,6 +169,38 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number}"
+
+
+class RoundStats(models.Model):
+    """What a 固定桌's season counts of one round (`scoring.stats.round_stats` of its stored
+    settlement), written whenever the round is stored or corrected and gone with it. A table of
+    its own, narrow, so that a season reads thousands of these without reading the rounds' records
+    and settlements (issue 24)."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="season_stats")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="round_stats")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["evening", "number"]
+        indexes = [models.Index(fields=["evening", "number"])]
+
+    def __str__(self) -> str:
+        return f"stats #{self.number}"
+
+
+class EveningStats(models.Model):
+    """The evening's `RoundStats` added up by seat (`scoring.stats.evening_summary`), rewritten
+    whenever one of its rounds is stored, corrected or deleted: a season reads one of these per
+    evening, never its rounds (issue 24)."""
+
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, primary_key=True, related_name="season_stats")
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"stats of {self.evening_id}"
 
 
 class Change(models.Model):

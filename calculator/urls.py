@@ -2,7 +2,7 @@
 from django.urls import path
 
 from . import api
-from .views import evening_rounds, evenings, pages, rounds
+from .views import evening_rounds, evenings, pages, rounds, tables
 
 app_name = "calculator"
 
@@ -56,4 +56,22 @@ urlpatterns = [
     path("v/<slug:read_token>/rounds/<int:number>/what-if/", evenings.follow_round_what_if,
          name="evening_follow_round_what_if"),
     path("v/<slug:read_token>/what-if/", evenings.follow_what_if, name="evening_follow_what_if"),
+    # 固定桌: a table across evenings (issue 24). /t/<token>/ can change it and open its evenings,
+    # /tv/<read_token>/ shows its season only; like an evening's, nothing lists them.
+    path("table/new/", tables.table_new, name="table_new"),
+    path("e/<slug:token>/table/", tables.evening_make_table, name="evening_make_table"),
+    path("t/<slug:table_token>/", tables.table_detail, name="table_detail"),
+    path("t/<slug:table_token>/share/", tables.table_share, name="table_share"),
+    path("t/<slug:table_token>/evenings/start/", tables.table_evening_start, name="table_start"),
+    path("t/<slug:table_token>/evenings/new/", tables.table_evening_new, name="table_setup"),
+    path("t/<slug:table_token>/evenings/attach/", tables.table_attach, name="table_attach"),
+    path("t/<slug:table_token>/seat/", tables.table_seat, name="table_seat"),
+    path("t/<slug:table_token>/merge/", tables.table_merge, name="table_merge"),
+    path("t/<slug:table_token>/season/", tables.table_season, name="table_season"),
+    path("t/<slug:table_token>/season/rounds/", tables.table_figure, name="table_figure"),
+    path("t/<slug:table_token>/season.csv", tables.table_csv, name="table_csv"),
+    path("t/<slug:table_token>/export.json", tables.table_export, name="table_export"),
+    path("tv/<slug:table_read_token>/", tables.table_follow, name="table_follow"),
+    path("tv/<slug:table_read_token>/rounds/", tables.table_follow_figure, name="table_follow_figure"),
+    path("tv/<slug:table_read_token>/season.csv", tables.table_follow_csv, name="table_follow_csv"),
 ]

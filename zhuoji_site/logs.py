@@ -1,7 +1,8 @@
-"""Keep the evenings' addresses out of the logs.
+"""Keep the evenings' and tables' addresses out of the logs.
 
 An evening's address is its permission (/e/<token>/ may change it, /v/<read_token>/ may look),
-so a log line that holds one hands the evening to whoever reads the logs. Django's own warnings
+and so is a 固定桌's (/t/<token>/, /tv/<read_token>/), so a log line that holds one hands the
+evening or the table to whoever reads the logs. Django's own warnings
 ("Not Found: /e/…/rounds/9/"), gunicorn's access log (the request line and the Referer) and its
 error log go through `mask_tokens`: /e/Xr4…/ is written /e/…/, ?rules_from=Xr4… as ?rules_from=….
 """
@@ -12,7 +13,7 @@ import re
 
 from gunicorn.glogging import Logger
 
-TOKEN_PATH = re.compile(r"/([ev])/[\w-]+")
+TOKEN_PATH = re.compile(r"/(tv|[evt])/[\w-]+")
 # A query parameter that names an evening by its address (开一晚's ?rules_from=).
 TOKEN_QUERY = re.compile(r"\b(rules_from)=[\w-]+")
 

@@ -6,6 +6,7 @@
 - `settle_up`: what is still owed after the payments made, and the fewest transfers (R43).
 - `history`: every change to the evening's rounds (R42).
 - `what_if`: a round, a correction or the whole evening under other rules (换个规矩看看).
+- `season`: a 固定桌's season (per player, head-to-head, trend, awards) and an evening's awards.
 - `drafts`: the round being entered (录入中) and what changed in it since a phone last looked.
 """
 from .drafts import draft_changes, draft_version, evening_draft, evening_words_version
@@ -21,6 +22,10 @@ from .history import (
     rounds_to_confirm_again,
 )
 from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
+from .season import (
+    Award, Period, PlayerStats, Season, evening_awards, figure_rounds, member_key, season_csv, table_evenings,
+    table_for_editing, table_for_reading, table_roster, table_season,
+)
 from .settle_up import (
     SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
 )
@@ -28,6 +33,8 @@ from .what_if import evening_what_if, round_what_if
 
 __all__ = [
     "AskAgain", "EarlierWords", "round_earlier_words", "rounds_to_confirm_again",
+    "Award", "Period", "PlayerStats", "Season", "evening_awards", "figure_rounds", "member_key", "season_csv",
+    "table_evenings", "table_for_editing", "table_for_reading", "table_roster", "table_season",
     "ROUNDS_PER_PAGE", "draft_changes", "draft_version", "evening_draft", "evening_words_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
     "TransferRow", "evening_board", "evening_by_any_address", "evening_for_editing", "evening_for_reading",

@@ -20,18 +20,19 @@ from ..presentation.rules_text import rules_headline, rules_in_words
 from ..scoring import ruleset_from_dict
 from ..scoring.settle import decimal_text
 from .rounds import RoundRow, round_row
+from .season import evening_awards
 
 # -- look-ups ----------------------------------------------------------------------------------
 
 
 def evening_for_editing(*, token: str) -> Evening:
     """The evening at its edit address; raises Evening.DoesNotExist."""
-    return Evening.objects.prefetch_related("players").get(token=token)
+    return Evening.objects.select_related("table").prefetch_related("players").get(token=token)
 
 
 def evening_for_reading(*, read_token: str) -> Evening:
     """The evening at its read-only address; raises Evening.DoesNotExist."""
-    return Evening.objects.prefetch_related("players").get(read_token=read_token)
+    return Evening.objects.select_related("table").prefetch_related("players").get(read_token=read_token)
 
 
 def evening_by_any_address(*, address: str) -> Evening | None:
@@ -202,6 +203,7 @@ class EveningBoard:
     stake: str
     rules_headline: str
     rules_words: list[tuple[str, str]]
+    awards: list = ()  # season.Award: 冲锋鸡王, 点炮王 … of the evening so far
 
 
 def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoard:
@@ -226,6 +228,7 @@ def evening_board(*, evening: Evening, page: int | str | None = 1) -> EveningBoa
         stake=evening_stake_text(evening=evening),
         rules_headline=(f"{evening.rules_name} · " if evening.rules_name else "") + rules_headline(rules),
         rules_words=rules_in_words(rules),
+        awards=evening_awards(evening=evening),
     )
 
 

@@ -10,6 +10,7 @@ idempotency key is seen by the second submit, and a correction sees the version 
 - `confirmations`: a seat's 确认 / 有异议 on a stored round.
 - `drafts`: the round being entered (录入中): open, save per field, throw away.
 - `payments`: mark a settle-up transfer paid, or take the mark back (R43).
+- `tables`: a 固定桌: make one, attach evenings, open its next evening, who sat where, merge names.
 - `exchange`: an evening as JSON, out and back in.
 """
 from django.core.exceptions import ValidationError
@@ -17,14 +18,23 @@ from django.core.exceptions import ValidationError
 from .confirmations import SeatHasItsOwnPhone, draft_confirm, round_confirm
 from .drafts import DraftSaved, Overlap, draft_discard, draft_open, draft_save, spent_key
 from .evenings import evening_create
-from .exchange import EXPORT_FORMAT, evening_export, evening_export_json, evening_import
+from .exchange import (
+    EXPORT_FORMAT, TABLE_FORMAT, evening_export, evening_export_json, evening_import, table_export, table_import,
+)
+from .tables import (
+    NotAttachable, member_merge, member_rename, seat_link, table_attach_evening, table_create,
+    table_evening_create, table_evening_open, table_from_evening, table_next_setup,
+)
 from .payments import TransferNotInPlan, transfer_mark_paid, transfer_mark_unpaid
 from .rounds import IdempotencyKeyDeleted, IdempotencyKeyReused, record_digest, RoundVersionConflict, round_correct, round_delete, round_record
 
 __all__ = [
     "SeatHasItsOwnPhone", "draft_confirm", "record_digest", "round_confirm",
     "DraftSaved", "Overlap", "draft_discard", "draft_open", "draft_save", "spent_key",
-    "EXPORT_FORMAT", "IdempotencyKeyDeleted", "IdempotencyKeyReused", "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
+    "NotAttachable", "member_merge", "member_rename", "seat_link", "table_attach_evening", "table_create",
+    "table_evening_create", "table_evening_open", "table_from_evening", "table_next_setup",
+    "EXPORT_FORMAT", "TABLE_FORMAT", "table_export", "table_import", "IdempotencyKeyDeleted", "IdempotencyKeyReused",
+    "RoundVersionConflict", "TransferNotInPlan", "ValidationError",
     "evening_create", "evening_export", "evening_export_json", "evening_import", "round_correct", "round_delete", "round_record",
     "transfer_mark_paid", "transfer_mark_unpaid",
 ]

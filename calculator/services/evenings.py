@@ -8,9 +8,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import MAX_RULES_NAME, MAX_TITLE, Evening, Player
+from ..models import MAX_RULES_NAME, MAX_TITLE, Evening, EveningStats, Player
 from ..scoring import rules_for
 from ..scoring.record import MAX_NAME, MAX_STAKE
+from ..scoring.stats import evening_summary
 
 
 def clean_names(names: list[str]) -> list[str]:
@@ -77,6 +78,7 @@ def evening_create(
         rules_name=clean_rules_name(rules_name),
     )
     Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(names))
+    EveningStats.objects.create(evening=evening, data=evening_summary([], players=len(names)))
     return evening
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from decimal import Decimal
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -22,11 +23,18 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import jsonsafe, selectors
-from ..models import MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation
+from ..models import (
+    MAX_ALIASES, MAX_BY, MAX_NOTE, MAX_TITLE, Change, Evening, PaidTransfer, Player, Round, RoundConfirmation,
+    RoundStats, Table, TablePlayer,
+)
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
+from ..scoring.record import MAX_NAME
+from ..scoring.settle import decimal_text
+from ..scoring.stats import round_stats
 from .evenings import clean_names, clean_rules_name, clean_stake, clean_title
-from .rounds import snapshot
+from .rounds import keep_evening_stats, snapshot
+from .tables import MAX_ROSTER, clean_table_name
 
 EXPORT_FORMAT = "zhuoji.evening/1"
 
@@ -341,16 +349,22 @@ def _write(checked: _Checked) -> Evening:
         evening.save()
         Player.objects.bulk_create(Player(evening=evening, seat=s, name=n) for s, n in enumerate(checked.names))
     try:
-        # Confirmations last: each names its round, which has its id once inserted.
+        # Confirmations and season counts last: each names its round, which has its id once inserted.
+        def season_counts() -> list[RoundStats]:
+            return [RoundStats(round=r, evening=evening, number=r.number, dealer=r.dealer,
+                               data=round_stats(r.record, r.settlement)) for r in checked.rounds]
+
         for rows, model in ((checked.rounds, Round), (checked.changes, Change), (checked.paid, PaidTransfer),
-                            (checked.confirmations, RoundConfirmation)):
+                            (checked.confirmations, RoundConfirmation), (season_counts, RoundStats)):
+            rows = rows() if callable(rows) else rows
             for row in rows:
-                if model is not RoundConfirmation:
+                if model not in (RoundConfirmation, RoundStats):
                     row.evening = evening
             for start in range(0, len(rows), WRITE_CHUNK):
                 _let_others_write()
                 with transaction.atomic():
                     model.objects.bulk_create(rows[start:start + WRITE_CHUNK])
+        keep_evening_stats(evening)
     except BaseException:
         Evening.objects.filter(pk=evening.pk).delete()
         raise
@@ -369,3 +383,92 @@ def evening_import(*, data: Mapping[str, Any]) -> Evening:
         raise ValidationError("the export is incomplete or damaged: %(error)s",
                               code="damaged", params={"error": error}) from error
     return _write(checked)
+
+
+# -- a 固定桌 as a file (issue 24) ----------------------------------------------------------------
+
+TABLE_FORMAT = "zhuoji.table/1"
+MAX_TABLE_EVENINGS = 200  # a year of weekly evenings, and some; the file's size caps it sooner
+
+
+def table_export(*, table: Table) -> dict[str, Any]:
+    """The whole table as JSON-ready data: its name, stake and rules for a first evening, its
+    roster (each name with its other names), and each evening as `evening_export` writes it, with
+    `seats`: the roster entry (its index) that sat in each seat. No address is part of it."""
+    roster = list(table.roster.all())
+    index = {m.pk: i for i, m in enumerate(roster)}
+    evenings = []
+    for evening in table.evenings.order_by("created_at", "id"):
+        seats = [index.get(p.member_id) for p in evening.players.order_by("seat")]
+        evenings.append({**evening_export(evening=evening), "seats": seats})
+    return {"format": TABLE_FORMAT, "name": table.name, "created_at": _when(table.created_at),
+            "stake": decimal_text(Decimal(table.stake)), "rules": table.rules, "rules_name": table.rules_name,
+            "roster": [{"name": m.name, "aliases": list(m.aliases)} for m in roster], "evenings": evenings}
+
+
+def _check_roster(data: Any) -> list[TablePlayer]:
+    roster = []
+    for entry in _list(data, MAX_ROSTER, "roster"):
+        names = clean_names_any([entry["name"], *_list(entry.get("aliases", []), MAX_ALIASES, "aliases")])
+        roster.append(TablePlayer(name=names[0], aliases=names[1:]))
+    if len({m.name for m in roster}) != len(roster):
+        raise _refuse("two roster entries share a name")
+    return roster
+
+
+def clean_names_any(names: list[Any]) -> list[str]:
+    """Names as a roster keeps them: each trimmed, 1 to MAX_NAME characters, no NUL."""
+    cleaned = [" ".join(str(n).split()) if isinstance(n, str) else "" for n in names]
+    if any(not n or len(n) > MAX_NAME or "\x00" in n for n in cleaned):
+        raise _refuse("a roster name is not a name")
+    return cleaned
+
+
+def table_import(*, data: Mapping[str, Any]) -> Table:
+    """A table from `table_export` data, under new addresses (its evenings' too). Everything is
+    checked before the first write, as for one evening; a failed write takes the table back."""
+    if not isinstance(data, Mapping) or data.get("format") != TABLE_FORMAT:
+        raise ValidationError("not a Zhuoji table export", code="format")
+    try:
+        jsonsafe.check_storable(data)
+        roster = _check_roster(data["roster"])
+        rules = data.get("rules") or {}
+        if not isinstance(rules, Mapping) or (rules and ruleset_from_dict(rules).to_dict() != rules):
+            raise ValidationError("the rules are not complete", code="rules")
+        table = Table(name=clean_table_name(data["name"]), created_at=_moment(data["created_at"]),
+                      stake=clean_stake(data["stake"]), rules=dict(rules),
+                      rules_name=clean_rules_name(data.get("rules_name", "")))
+        evenings = []
+        for part in _list(data["evenings"], MAX_TABLE_EVENINGS, "evenings"):
+            if not isinstance(part, Mapping) or part.get("format") != EXPORT_FORMAT:
+                raise _refuse("an evening of the table is not an evening export")
+            checked = _check(part)
+            seats = _list(part.get("seats", []), len(checked.names), "seats")
+            if len(seats) != len(checked.names) or any(
+                    s is not None and (isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < len(roster))
+                    for s in seats) or len({s for s in seats if s is not None}) != len([s for s in seats if s is not None]):
+                raise _refuse("an evening's seats do not name the roster")
+            evenings.append((checked, seats))
+    except ValidationError:
+        raise
+    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as error:
+        raise ValidationError("the export is incomplete or damaged: %(error)s",
+                              code="damaged", params={"error": error}) from error
+    with transaction.atomic():
+        table.save()
+        for member in roster:
+            member.table = table
+        TablePlayer.objects.bulk_create(roster)
+    try:
+        for checked, seats in evenings:
+            checked.evening.table = table
+            evening = _write(checked)
+            for player in evening.players.all():
+                if seats[player.seat] is not None:
+                    player.member = roster[seats[player.seat]]
+                    player.save(update_fields=["member"])
+    except BaseException:
+        Evening.objects.filter(table=table).delete()
+        table.delete()
+        raise
+    return table

@@ -15,11 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import selectors
-from ..models import MAX_BY, Change, Evening, Round, RoundConfirmation, RoundDraft
+from ..models import MAX_BY, Change, Evening, EveningStats, Round, RoundConfirmation, RoundDraft, RoundStats
 from ..presentation import settlement_json
 from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_record
 from ..scoring.problems import gettext_noop as _noop
 from ..scoring.problems import problem
+from ..scoring.stats import evening_summary, round_stats
 from .evenings import lock_evening
 
 
@@ -133,6 +134,23 @@ def snapshot(round_: Round) -> dict[str, Any]:
     }
 
 
+def _keep_stats(round_: Round) -> None:
+    """What a 固定桌's season counts of the round, kept with it (a deleted round's go with it),
+    and the evening's sum of them rewritten."""
+    RoundStats.objects.update_or_create(round=round_, defaults={
+        "evening_id": round_.evening_id, "number": round_.number, "dealer": round_.dealer,
+        "data": round_stats(round_.record, round_.settlement)})
+    keep_evening_stats(round_.evening)
+
+
+def keep_evening_stats(evening: Evening) -> None:
+    """The evening's rounds' season counts added up by seat, as a season reads them (one short
+    read of the evening's counts and one write, under the evening's lock like every round write)."""
+    rows = list(RoundStats.objects.filter(evening=evening).order_by("number").values_list("number", "dealer", "data"))
+    EveningStats.objects.update_or_create(evening=evening, defaults={
+        "data": evening_summary(rows, players=evening.players.count())})
+
+
 def _apply(round_: Round, settlement: Settlement, rules: Mapping[str, Any]) -> None:
     round_.record = _stored_record(settlement)
     round_.settlement = settlement_json(settlement, words=True)
@@ -174,6 +192,7 @@ def round_record(
                    created_at=now, updated_at=now)
     _apply(round_, settlement, evening.rules)
     round_.save()
+    _keep_stats(round_)
     Change.objects.create(evening=evening, round_number=number, kind=Change.CREATED, at=now,
                           by=by[:MAX_BY], before=None, after=snapshot(round_))
     if idempotency_key is not None:
@@ -239,6 +258,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     current.version += 1
     current.updated_at = timezone.now()
     current.save()
+    _keep_stats(current)
     Change.objects.create(evening=evening, round_number=current.number, kind=Change.CORRECTED,
                           at=current.updated_at, by=by[:MAX_BY], before=before, after=snapshot(current))
     return current
@@ -250,5 +270,6 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
     evening, current = _locked_round(round, expected_version)
     before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
     current.delete()
+    keep_evening_stats(evening)
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,
                           by=by[:MAX_BY], before=before, after=None)

@@ -7,6 +7,8 @@ and renders a template; an htmx request gets the partial the full page includes.
   report PDF, export and import.
 - `evening_rounds`: an evening's rounds: the round form shared by the table's phones (draft,
   poll, 确认), a stored round, its correction, deletion and receipt.
+- `tables`: a 固定桌 (`/t/…`, read-only `/tv/…`): make one, open its next evening, attach an
+  evening, link seats to its roster, its season, CSV.
 - `access`: the address is the permission (`editing`, `reading`) and what evening views share.
 - `limits`: rate limits per phone, address and evening (429).
 - `errors`: 400/403/404/500/503 and CSRF pages that say whether the last action was saved.

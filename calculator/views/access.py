@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from .. import selectors
-from ..models import Evening, Round
+from ..models import Evening, Round, Table
 
 ME_SESSION_KEY = "zhuoji-me"
 def refused(response: HttpResponse) -> HttpResponse:
@@ -30,15 +30,15 @@ def private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _by_address(kwarg: str, find):
-    """A view decorator: look the evening up by the address in `kwarg` (404 if unknown)."""
+def _by_address(kwarg: str, find, missing: type[Exception] = Evening.DoesNotExist):
+    """A view decorator: look the evening (or table) up by the address in `kwarg` (404 if unknown)."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             try:
                 evening = find(kwargs.pop(kwarg))
-            except Evening.DoesNotExist:
+            except missing:
                 raise Http404 from None
             return private(view(request, evening, *args, **kwargs))
 
@@ -50,6 +50,11 @@ def _by_address(kwarg: str, find):
 # /e/<token>/ may change the evening; /v/<read_token>/ may only look.
 editing = _by_address("token", lambda token: selectors.evening_for_editing(token=token))
 reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
+# A 固定桌 likewise: /t/<token>/ may change it (and open its evenings), /tv/<read_token>/ may look.
+table_editing = _by_address("table_token", lambda token: selectors.table_for_editing(token=token),
+                            Table.DoesNotExist)
+table_reading = _by_address("table_read_token", lambda token: selectors.table_for_reading(read_token=token),
+                            Table.DoesNotExist)
 
 
 class RoundDeleted(Exception):

@@ -332,6 +332,9 @@ def evening_import(request):
         if upload is None:
             raise ValueError("no file")
         data = jsonsafe.loads(upload.read().decode("utf-8"))
+        if isinstance(data, dict) and data.get("format") == services.TABLE_FORMAT:  # a whole 固定桌
+            table = services.table_import(data=data)
+            return redirect("calculator:table_detail", table_token=table.token)
         evening = services.evening_import(data=data)
     except (ValueError, RecursionError, ValidationError):  # UnicodeDecodeError is a ValueError
         error = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")

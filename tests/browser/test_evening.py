@@ -102,7 +102,7 @@ def test_an_evening_from_opening_to_the_pdf(live_server, page: Page, screenshot,
     screenshot(suffix="4-three-rounds")
 
     # Correct round 2: E2 becomes E4; see before/after, then confirm.
-    page.locator('a[href$="/rounds/2/"]').click()
+    page.locator('#evening-rounds a[href$="/rounds/2/"]').click()  # the row (an award links it too)
     screenshot(suffix="5-round-2")
     page.get_by_role("link", name=re.compile("改这局")).click()
     bar = page.locator(".net-bar [data-net]")

@@ -44,3 +44,9 @@ def test_gunicorns_error_log_is_masked(capsys):
     written = capsys.readouterr().err
     assert "Error handling request /e/…/rounds/new/" in written and "/v/…/report.pdf" in written
     assert TOKEN not in written
+
+
+def test_a_tables_addresses_are_masked_like_an_evenings():
+    assert mask_tokens(f"GET /t/{TOKEN}/season/?period=all HTTP/1.1") == "GET /t/…/season/?period=all HTTP/1.1"
+    assert mask_tokens(f"Referer: http://h/tv/{TOKEN}/season.csv") == "Referer: http://h/tv/…/season.csv"
+    assert mask_tokens("GET /table/new/") == "GET /table/new/"

@@ -1,0 +1,281 @@
+"""固定桌 views (issue 24): make a table, its page (roster, evenings, who sat where), its next
+evening in one tap, and its season (edit and read-only), the rounds behind each figure, CSV.
+
+/t/<token>/ may change the table and open its evenings; /tv/<read_token>/ shows its season and
+changes nothing. Each view binds a form, calls one service or selector and renders.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import selectors, services
+from ..forms import AttachForm, EveningForm, MergeForm, SeasonForm, SeatLinkForm, TableForm
+from ..models import Evening, Table
+from ..presentation import rules_url
+from ..presentation.rules_text import rules_headline, rules_in_words
+from ..qr import qr_svg
+from ..scoring.settle import decimal_text
+from .access import editing, refused, table_editing, table_reading
+from .limits import rate_limited
+
+# -- making a table ----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@rate_limited("evening_new")
+def table_new(request):
+    """建一个固定桌 from nothing: a name and the roster."""
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.table_create(name=form.cleaned_data["name"], names=form.cleaned_data["names"])
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect("calculator:table_detail", table_token=table.token)
+    response = render(request, "calculator/table/new.html", {"form": form})
+    return refused(response) if request.method == "POST" else response
+
+
+@require_POST
+@editing
+def evening_make_table(request, evening: Evening):
+    """这桌常打：建一个固定桌, from the evening's page (or go to the table it is at already)."""
+    table = services.table_from_evening(evening=evening)
+    return redirect("calculator:table_detail", table_token=table.token)
+
+
+# -- the table page ----------------------------------------------------------------------------
+
+
+def _table_context(table: Table, **extra) -> dict:
+    setup = services.table_next_setup(table=table)
+    roster = selectors.table_roster(table=table)
+    return {"table": table, "roster": roster, "evenings": list(selectors.table_evenings(table=table)),
+            "setup": setup, "setup_rules": rules_headline(setup["rules"]),
+            "setup_stake": decimal_text(Decimal(setup["stake"])), "attach_form": AttachForm(),
+            "merge_form": MergeForm(roster=roster), **extra}
+
+
+@require_GET
+@table_editing
+def table_detail(request, table: Table):
+    return render(request, "calculator/table/detail.html", _table_context(table))
+
+
+@require_GET
+@table_editing
+def table_share(request, table: Table):
+    read_url = request.build_absolute_uri(reverse("calculator:table_follow", args=[table.read_token]))
+    edit_url = request.build_absolute_uri(reverse("calculator:table_detail", args=[table.token]))
+    return render(request, "calculator/table/share.html",
+                  {"table": table, "read_url": read_url, "edit_url": edit_url, "qr_svg": qr_svg(read_url)})
+
+
+@require_POST
+@rate_limited("evening_new")
+@table_editing
+def table_evening_start(request, table: Table):
+    """开下一晚, one tap: the latest evening's seats, stake and rules."""
+    try:
+        evening = services.table_evening_open(table=table)
+    except ValidationError:
+        messages.warning(request, _("名单里不到三个人，先用“改一改再开”写上谁在打。"))
+        return redirect("calculator:table_detail", table_token=table.token)
+    return redirect("calculator:evening_detail", token=evening.token)
+
+
+@require_http_methods(["GET", "POST"])
+@rate_limited("evening_new")
+@table_editing
+def table_evening_new(request, table: Table):
+    """改一改再开: the evening form, filled in as the next evening would start."""
+    setup = services.table_next_setup(table=table)
+    initial = EveningForm.initial_from(setup["rules"], names=setup["names"],
+                                       stake=decimal_text(Decimal(setup["stake"])),
+                                       rules_name=setup["rules_name"])
+    form = EveningForm(request.POST or None, initial=initial)
+    previewing = "preview" in request.POST
+    if request.method == "POST" and not previewing and form.is_valid():
+        data = form.cleaned_data
+        try:
+            evening = services.table_evening_create(
+                table=table, names=data["names"], stake=data["stake"], preset=data["preset"],
+                options=form.options(), first_dealer=data["first_dealer"], title=data["title"],
+                rules_name=data["rules_name"])
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect("calculator:evening_detail", token=evening.token)
+    rules = form.preview_rules() if form.is_bound else setup["rules"]
+    context = {"form": form, "table": table, "form_action": reverse("calculator:table_setup", args=[table.token]),
+               "rules": rules, "rules_words": rules_in_words(rules) if rules else None,
+               "rules_link": rules_url(rules) if rules else ""}
+    response = render(request, "calculator/evening/new.html", context)
+    return refused(response) if request.method == "POST" and not previewing else response
+
+
+@require_POST
+@table_editing
+def table_attach(request, table: Table):
+    """把以前的一晚加进来, by its edit address."""
+    form = AttachForm(request.POST)
+    if form.is_valid():
+        try:
+            services.table_attach_evening(table=table, address=form.cleaned_data["address"])
+        except services.NotAttachable as error:
+            form.add_error("address", _("这一晚已经是别的固定桌的了。") if error.code == "elsewhere"
+                           else _("找不到这一晚：要贴改账的链接，不是只读链接。"))
+        else:
+            messages.success(request, _("加进来了：这一晚的每个座位已按名字对上人，不对的话在下面点一下改。"))
+            return redirect("calculator:table_detail", table_token=table.token)
+    return refused(render(request, "calculator/table/detail.html", _table_context(table, attach_form=form)))
+
+
+@require_POST
+@table_editing
+def table_seat(request, table: Table):
+    """这个座位是谁: one tap."""
+    form = SeatLinkForm(request.POST)
+    if not form.is_valid():
+        return refused(HttpResponse(_("这个座位的信息不完整，请刷新后再点。"), content_type="text/plain; charset=utf-8"))
+    data = form.cleaned_data
+    evening = table.evenings.filter(pk=data["evening"]).first()
+    member = table.roster.filter(pk=data["member"]).first() if data["member"] else None
+    if evening is None or (data["member"] and member is None) or not evening.players.filter(seat=data["seat"]).exists():
+        raise Http404
+    services.seat_link(table=table, evening=evening, seat=data["seat"], member=member)
+    return redirect(f"{reverse('calculator:table_detail', args=[table.token])}#evening-{evening.pk}")
+
+
+@require_POST
+@table_editing
+def table_merge(request, table: Table):
+    """王哥 = 老王."""
+    roster = selectors.table_roster(table=table)
+    form = MergeForm(request.POST, roster=roster)
+    if form.is_valid():
+        by_id = {m.pk: m for m in roster}
+        try:
+            kept = services.member_merge(table=table, keep=by_id[form.cleaned_data["keep"]],
+                                         absorb=by_id[form.cleaned_data["absorb"]])
+        except ValidationError:
+            form.add_error(None, _("这两个名字在同一晚都坐过，是两个人。"))
+        else:
+            messages.success(request, _("合好了：{name} 的名字有 {names}。").format(
+                name=kept.name, names=_("、").join(kept.names())))
+            return redirect("calculator:table_detail", table_token=table.token)
+    return refused(render(request, "calculator/table/detail.html", _table_context(table, merge_form=form)))
+
+
+# -- the season --------------------------------------------------------------------------------
+
+
+def _period(request) -> tuple[SeasonForm, selectors.Period, int]:
+    form = SeasonForm(request.GET or None, initial={"period": "all"})
+    kind, start, end, min_rounds = form.values()
+    return form, selectors.Period.of(kind, start=start, end=end), min_rounds
+
+
+def _season(request, table: Table, *, read_only: bool) -> HttpResponse:
+    form, period, min_rounds = _period(request)
+    figures = reverse("calculator:table_follow_figure" if read_only else "calculator:table_figure",
+                      args=[table.read_token if read_only else table.token])
+
+    def rounds_url(key, figure: str) -> str:
+        return f"{figures}?{period.query()}&who={key}&figure={figure}"
+
+    season = selectors.table_season(table=table, period=period, min_rounds=min_rounds, rounds_url=rounds_url)
+    address = table.read_token if read_only else table.token
+    prefix = "calculator:table_follow" if read_only else "calculator:table"
+    context = {"table": table, "season": season, "form": form, "read_only": read_only,
+               "figures_url": figures, "period_query": period.query(),
+               "csv_url": reverse(f"{prefix}_csv", args=[address]),
+               "season_url": reverse("calculator:table_follow" if read_only else "calculator:table_season",
+                                     args=[address])}
+    return render(request, "calculator/table/season.html", context)
+
+
+@require_GET
+@table_editing
+def table_season(request, table: Table):
+    return _season(request, table, read_only=False)
+
+
+@require_GET
+@table_reading
+def table_follow(request, table: Table):
+    """The read-only address: the season, nothing that changes anything."""
+    return _season(request, table, read_only=True)
+
+
+def _figure(request, table: Table, *, read_only: bool) -> HttpResponse:
+    _form, period, _min = _period(request)
+    figure = request.GET.get("figure", "")
+    if figure not in selectors.season.FIGURES and not figure.startswith("vs:"):
+        raise Http404
+    key = selectors.member_key(request.GET.get("who", ""))
+    name, refs = selectors.figure_rounds(table=table, period=period, key=key, figure=figure)
+    if not name:  # nobody of this table
+        raise Http404
+    back = reverse("calculator:table_follow" if read_only else "calculator:table_season",
+                   args=[table.read_token if read_only else table.token])
+    return render(request, "calculator/table/figure.html",
+                  {"table": table, "name": name, "refs": refs, "figure": figure, "read_only": read_only,
+                   "back": f"{back}?{period.query()}"})
+
+
+@require_GET
+@table_editing
+def table_figure(request, table: Table):
+    return _figure(request, table, read_only=False)
+
+
+@require_GET
+@table_reading
+def table_follow_figure(request, table: Table):
+    return _figure(request, table, read_only=True)
+
+
+@require_GET
+@table_editing
+def table_export(request, table: Table):
+    """The table as a file (roster, seats, every evening): 导入 on the import page opens a copy."""
+    response = HttpResponse(json.dumps(services.table_export(table=table), ensure_ascii=False, separators=(",", ":")),
+                            content_type="application/json")
+    response["Content-Disposition"] = 'attachment; filename="zhuoji-table.json"'
+    return response
+
+
+def _csv(request, table: Table) -> HttpResponse:
+    _form, period, _min = _period(request)
+    per = "round" if request.GET.get("per") == "round" else "evening"
+    out = io.StringIO()
+    out.write("\ufeff")  # so that a spreadsheet reads the file as UTF-8, hanzi and all
+    csv.writer(out).writerows(selectors.season_csv(table=table, period=period, per=per))
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="zhuoji-table-{per}.csv"'
+    return response
+
+
+@require_GET
+@table_editing
+def table_csv(request, table: Table):
+    return _csv(request, table)
+
+
+@require_GET
+@table_reading
+def table_follow_csv(request, table: Table):
+    return _csv(request, table)

@@ -16,7 +16,9 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import selectors, services
@@ -24,6 +26,7 @@ from ..forms import AttachForm, EveningForm, MergeForm, SeasonForm, SeatLinkForm
 from ..models import Evening, Table
 from ..presentation import rules_url
 from ..presentation.rules_text import rules_headline, rules_in_words
+from ..presentation.share_card import Card, CardRow, card_png
 from ..qr import qr_svg
 from ..scoring.settle import decimal_text
 from .access import editing, refused, table_editing, table_reading
@@ -202,6 +205,8 @@ def _season(request, table: Table, *, read_only: bool) -> HttpResponse:
     context = {"table": table, "season": season, "form": form, "read_only": read_only,
                "figures_url": figures, "period_query": period.query(),
                "csv_url": reverse(f"{prefix}_csv", args=[address]),
+               "card_url": reverse("calculator:table_follow_share_card" if read_only else "calculator:table_share_card",
+                                   args=[address]),
                "season_url": reverse("calculator:table_follow" if read_only else "calculator:table_season",
                                      args=[address])}
     return render(request, "calculator/table/season.html", context)
@@ -218,6 +223,38 @@ def table_season(request, table: Table):
 def table_follow(request, table: Table):
     """The read-only address: the season, nothing that changes anything."""
     return _season(request, table, read_only=True)
+
+
+def _share_card(request, table: Table) -> HttpResponse:
+    """分享图片: the season of the page's period as a PNG to save or send in a chat."""
+    _form, period, min_rounds = _period(request)
+    season = selectors.table_season(table=table, period=period, min_rounds=min_rounds)
+    days = [timezone.localtime(evening.created_at) for evening in season.evenings]
+    span = "" if not days else " – ".join(sorted({f"{min(days):%Y-%m-%d}", f"{max(days):%Y-%m-%d}"}))
+    counts = " · ".join([ngettext("%(n)s 晚", "%(n)s 晚", season.evening_count) % {"n": season.evening_count},
+                         ngettext("%(n)s 局", "%(n)s 局", season.round_count) % {"n": season.round_count}])
+    card = Card(
+        title=table.name, subtitle=f"{span}  {counts}".strip(),
+        rows=[CardRow(p.name, p.colour, p.points, p.money) for p in season.players],
+        awards=[(award.title, f"{_('、').join(award.names)} {award.value}") for award in season.awards],
+        heading_standings=_("战绩"), heading_awards=_("这段时间的奖"), points_unit=_("番"), money_unit=_("元"),
+        footer=_("捉鸡算账"),
+    )
+    response = HttpResponse(card_png(card), content_type="image/png")
+    response["Content-Disposition"] = 'inline; filename="zhuoji-season.png"'
+    return response
+
+
+@require_GET
+@table_editing
+def table_share_card(request, table: Table):
+    return _share_card(request, table)
+
+
+@require_GET
+@table_reading
+def table_follow_share_card(request, table: Table):
+    return _share_card(request, table)
 
 
 def _figure(request, table: Table, *, read_only: bool) -> HttpResponse:

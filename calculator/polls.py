@@ -6,13 +6,17 @@ below). A poll view wrapped in `answered_from_cache` remembers each 204 it gave,
 generation read before the view looked at the database; the same question while that
 generation holds is answered 204 from the cache, without the view, its address look-up or any
 query. A write that commits after the view read the database moves the generation, so a
-remembered answer can never hide it. The cache is Redis with several servers (REDIS_URL).
+remembered answer can never hide it. The cache must be one every process sees (Redis with
+several servers, REDIS_URL; the file cache of `bin/run --table`): settings.POLL_ANSWERS_FROM_CACHE
+is off with the per-process default and several gunicorn workers, where a write in one worker
+would not move what another answers from.
 """
 from __future__ import annotations
 
 import hashlib
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
@@ -98,7 +102,8 @@ def answered_from_cache(name: str, *, wrap_answer=lambda response: response):
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            question = _question(request) if request.method == "GET" else None
+            shared = settings.POLL_ANSWERS_FROM_CACHE  # a cache all processes see (settings)
+            question = _question(request) if request.method == "GET" and shared else None
             token = kwargs.get("token") or kwargs.get("read_token") or ""
             if question is None:
                 return view(request, *args, **kwargs)

@@ -192,6 +192,12 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                           "OPTIONS": {"MAX_ENTRIES": 500}}}
 
+# Polls answered from the cache while nothing changed (calculator/polls.py) need a cache every
+# process shares: the writes of one worker must move what another answers from. Redis or the
+# file cache are shared; the default per-process cache is only for one process (runserver).
+POLL_ANSWERS_FROM_CACHE = env_bool("DJANGO_POLL_CACHE", bool(os.environ.get("REDIS_URL") or
+                                                              os.environ.get("DJANGO_CACHE_DIR") or DEBUG))
+
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 LANGUAGE_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)

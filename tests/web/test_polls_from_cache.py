@@ -5,7 +5,9 @@ bring the change. On PostgreSQL the cache is Redis (bin/test), as with several s
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from calculator import selectors, services
@@ -15,6 +17,24 @@ from tests.web.test_drafts import HTMX, open_round, typed, url
 from tests.web.test_evening_views import polled_version
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _answers_from_the_cache(settings):
+    """One test process: its cache is shared by everything that writes and polls."""
+    settings.POLL_ANSWERS_FROM_CACHE = True
+
+
+def test_with_a_cache_only_this_process_sees_polls_go_to_the_database(client, settings):
+    """Several gunicorn workers with the per-process cache: a write in one would not move what
+    another answers from, so every poll asks the database."""
+    settings.POLL_ANSWERS_FROM_CACHE = False
+    evening = make_evening()
+    poll = evening_poll(client, evening)
+    assert poll().status_code == 204
+    with CaptureQueriesContext(connection) as queries:
+        assert poll().status_code == 204
+    assert len(queries) > 0
 
 
 def evening_poll(client: Client, evening: Evening):

@@ -79,7 +79,7 @@ def _question(request) -> str | None:
     if "since" not in request.GET:
         return None
     asked = sorted((k, v) for k, values in request.GET.lists() if k not in IGNORED for v in values)
-    text = f"{request.headers.get('HX-Request', '')}|{asked}"
+    text = f"{request.path}|{request.headers.get('HX-Request', '')}|{asked}"  # rounds share a token
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

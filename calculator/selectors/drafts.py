@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Max
 
-from ..models import Evening, RoundConfirmation, RoundDraft
+from ..models import Evening, Round, RoundConfirmation, RoundDraft
 
 
 def evening_draft(*, evening: Evening) -> RoundDraft | None:
@@ -30,3 +30,11 @@ def evening_words_version(*, evening: Evening) -> str:
     words = RoundConfirmation.objects.filter(round__evening=evening).aggregate(n=Count("id"), last=Max("at"))
     last = int(words["last"].timestamp() * 1_000_000) if words["last"] else 0
     return f"{words['n']}.{last}"
+
+
+def round_live_version(round_: Round) -> str:
+    """What a stored round's page shows, as the page's poll sends it back: the round's version
+    (a correction) and its seats' words (count and latest time), "3.2.1733150000000000"."""
+    words = round_.confirmations.aggregate(n=Count("id"), last=Max("at"))
+    last = int(words["last"].timestamp() * 1_000_000) if words["last"] else 0
+    return f"{round_.version}.{words['n']}.{last}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import wraps
 
 from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from .. import selectors
@@ -73,6 +74,35 @@ def round_or_404(evening: Evening, number: int) -> Round:
         if selectors.round_was_deleted(evening=evening, number=number):
             raise RoundDeleted(evening, number) from None
         raise Http404 from None
+
+
+def live_round(request, evening: Evening, number: int, context_of) -> HttpResponse:
+    """A stored round's page, or for its htmx poll only the seats' words: 204 while the `since`
+    it sends is still the round's state; the words when only they changed; a whole reload when the
+    round was corrected or deleted (its breakdown changed, or it is gone). `context_of(round_)`
+    gives the page's context."""
+    since = request.GET.get("since") if request.htmx else None
+    try:
+        round_ = round_or_404(evening, number)
+    except RoundDeleted:
+        if since is None:
+            raise
+        return _reload()
+    version = selectors.round_live_version(round_)
+    if since is not None:
+        if since == version:
+            return HttpResponse(status=204)
+        if since.split(".")[0] != str(round_.version):
+            return _reload()
+    context = {**context_of(round_), "live_version": version}
+    template = "calculator/partials/_round_words_live.html" if since is not None else "calculator/evening/round_detail.html"
+    return render(request, template, context)
+
+
+def _reload() -> HttpResponse:
+    response = HttpResponse()
+    response["HX-Refresh"] = "true"  # htmx reloads the page: the round was corrected or deleted
+    return response
 
 
 def me(request, evening: Evening) -> str:

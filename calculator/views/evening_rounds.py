@@ -25,7 +25,9 @@ from ..presentation import outcome_text, present
 from ..presentation.changes import record_changes
 from ..scoring import RecordInvalid, ruleset_from_dict
 from ..polls import answered_from_cache
-from .access import ME_SESSION_KEY, base_context, editing, me, pdf_response, private, refused, round_or_404
+from .access import (
+    ME_SESSION_KEY, base_context, editing, live_round, me, pdf_response, private, refused, round_or_404,
+)
 from .limits import rate_limited
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -317,21 +319,25 @@ def round_draft_discard(request, evening: Evening):
 
 
 @require_GET
+@answered_from_cache("round", wrap_answer=private)
 @editing
 def round_detail(request, evening: Evening, number: int):
-    round_ = round_or_404(evening, number)
+    """A stored round: its breakdown, every seat's word (live: access.live_round), this phone's 确认."""
     names = selectors.evening_names(evening=evening)
-    context = {
-        **base_context(request, evening),
-        "round": round_,
-        "row": selectors.round_row(round_, names),
-        "view": present(selectors.stored_settlement(round_)),
-        "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
-        "my_seat": _my_seat(request, evening),
-        "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
-        "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
-    }
-    return render(request, "calculator/evening/round_detail.html", context)
+
+    def context_of(round_):
+        return {
+            **base_context(request, evening),
+            "round": round_,
+            "row": selectors.round_row(round_, names),
+            "view": present(selectors.stored_settlement(round_)),
+            "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
+            "my_seat": _my_seat(request, evening),
+            "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
+            "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
+        }
+
+    return live_round(request, evening, number, context_of)
 
 
 @require_http_methods(["GET", "POST"])

@@ -28,7 +28,9 @@ from ..presentation import present, rules_url
 from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
-from .access import ME_SESSION_KEY, base_context, editing, pdf_response, private, reading, refused, round_or_404
+from .access import (
+    ME_SESSION_KEY, base_context, editing, live_round, pdf_response, private, reading, refused, round_or_404,
+)
 from .limits import rate_limited
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
@@ -152,17 +154,20 @@ def evening_follow(request, evening: Evening):
 
 
 @require_GET
+@answered_from_cache("follow-round", wrap_answer=private)
 @reading
 def follow_round(request, evening: Evening, number: int):
     """One round with its items, for the phones that follow the evening (no edit buttons)."""
-    round_ = round_or_404(evening, number)
-    context = {"evening": evening, "read_only": True, "round": round_,
-               "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
-               "view": present(selectors.stored_settlement(round_)),
-               "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
-               "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
-               "earlier_words": selectors.round_earlier_words(evening=evening, number=number)}
-    return render(request, "calculator/evening/round_detail.html", context)
+
+    def context_of(round_):
+        return {"evening": evening, "read_only": True, "round": round_,
+                "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
+                "view": present(selectors.stored_settlement(round_)),
+                "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
+                "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
+                "earlier_words": selectors.round_earlier_words(evening=evening, number=number)}
+
+    return live_round(request, evening, number, context_of)
 
 
 @require_GET

@@ -266,7 +266,8 @@ def test_confirming_a_stored_round_and_a_correction_asks_again(client):
     say_who(client, evening, 1)
     client.post(url("evening_round_new", evening), typed("E1", open_round(client, evening)))
     page = client.get(url("evening_round", evening, 1)).content.decode()
-    assert 'name="seat" value="1"' in page and "还没确认" in page
+    # the form answers for this phone's seat unless it presses for another on purpose (代按)
+    assert '<option value="1" selected>' in page and "还没确认" in page
     response = client.post(url("evening_round_confirm", evening, 1), {"seat": "1", "verdict": "confirmed",
                                                                       "version": "1"})
     assert response.status_code == 302

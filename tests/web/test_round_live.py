@@ -70,3 +70,19 @@ def test_two_rounds_of_one_evening_are_two_questions(client, settings):
     services.round_confirm(round=first, seat=0, verdict="confirmed")
     assert client.get(two, {"since": since_two}, **HTMX).status_code == 204  # remembered at this generation
     assert client.get(one, {"since": since_one}, **HTMX).status_code == 200
+
+
+def test_a_phone_presses_for_a_seat_without_one_on_a_stored_round_and_every_page_says_so(client, round_):
+    """After a correction asks every seat again, a seat whose phone has left can still answer:
+    another phone presses for it on purpose (its own seat is what the form sends otherwise)."""
+    evening = round_.evening
+    client.post(reverse("calculator:evening_me", args=[evening.token]), {"seat": "0"})  # 老王's phone
+    address = reverse("calculator:evening_round", args=[evening.token, 1])
+    page = client.get(address).content.decode()
+    assert re.search(r'<option value="0" selected>', page)  # untouched, the phone answers for itself
+    client.post(reverse("calculator:evening_round_confirm", args=[evening.token, 1]),
+                {"seat": "3", "verdict": "confirmed", "version": "1"})
+    word = round_.confirmations.get(seat=3)
+    assert word.by == "老王" and word.verdict == "confirmed"
+    follow = client.get(reverse("calculator:evening_follow_round", args=[evening.read_token, 1])).content.decode()
+    assert "张哥 的确认由 老王 代按" in follow

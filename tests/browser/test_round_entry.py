@@ -8,14 +8,25 @@ from calculator.scoring import parse_tiles
 from tests.browser.table import choice
 from tests.conftest import PHONE
 from tests.round_form_data import EXAMPLE_NAMES, expected, load_example
+from tests.timing import scaled
 
 E1_NET = ["+15", "−2", "−7", "−6"]  # as the page writes net [15, −2, −7, −6]
 
 
 def tap_tiles(page, box, notation: str) -> None:
-    """Open the tile keyboard on `box`, tap each tile of `notation`, close it."""
-    box.tap()
+    """Open the tile keyboard on `box`, tap each tile of `notation`, close it.
+
+    The choices tapped before (winner, 热炮's kong…) send a live preview whose answer swaps the
+    seat's card in; a tap that lands on the card being replaced opens nothing, and a player would
+    tap again: so does this, at most three times."""
     keyboard = page.locator("[data-tile-keyboard]")
+    for _attempt in range(3):
+        box.tap()
+        try:
+            expect(keyboard).to_be_visible(timeout=scaled(2_000))
+            break
+        except AssertionError:
+            continue
     expect(keyboard).to_be_visible()
     for tile in parse_tiles(notation):
         keyboard.locator(f'[data-key="{tile}"]').tap()

@@ -15,7 +15,6 @@ from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT
 from django.http import QueryDict
 from django.utils.translation import gettext
 
-from .post import clean_form, clean_meld_rows, raw_value
 from .record import melds_initial, round_initial, round_record, seat_draft, seat_initial
 from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm, clean_notation
 from ..presentation import ALL_TILE_CHIPS, TileChip, preset_title, problem_message
@@ -41,9 +40,10 @@ class RoundEntry:
     - `initial`: a round record dict (RULES §3) to pre-fill, e.g. to correct a stored round.
     - `prefix`: prefixes every field name, for more than one entry on a page.
     - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error;
-      and nothing is drawn, so no forms are built: the fields are read straight from the POST
-      (`entry.post`, which cleans them as the forms would). A hand still being
-      tapped in (short of its count) shows its count, not the red problem; the submit reports it.
+      a hand still being tapped in (short of its count) shows its count, not the red problem;
+      the submit reports it. The preview binds the same forms as the submit: that costs 2–3 ms
+      a preview (measured: 6.8 ms → about 9 ms a request), which no longer earned a second,
+      hand-kept copy of Django's cleaning (issue 22).
     - `draft`: a bound entry drawn back as entered, not submitted (back from the result page to
       change something, or the table switched between four and three players): its forms are
       drawn and it is judged as leniently as the live preview. Its data is first fitted to
@@ -81,10 +81,9 @@ class RoundEntry:
         initial = initial or {}
         self.names = self._names(initial)
         self.fixed_fields = RoundForm.fixed_fields(fixed_rules=rules is not None, fixed_stake=stake is not None)
-        self.draws_forms = not (live and self.is_bound)
         self.round_form = RoundForm(self.data, prefix=prefix, initial=round_initial(initial, dealer),
                                     names=self.names, fixed_rules=rules is not None,
-                                    fixed_stake=stake is not None) if self.draws_forms else None
+                                    fixed_stake=stake is not None)
         self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i])
                       for i in range(self.players)]
         self.slots_round = {area: Slot(f"{self.dom_prefix}-{area}-problems")
@@ -146,16 +145,14 @@ class RoundEntry:
 
     def _seat_entry(self, index: int, seat: dict) -> SeatEntry:
         prefix = self.seat_prefix(index)
-        draws = self.draws_forms
         return SeatEntry(
             index=index,
             name=self.names[index],
             prefix=prefix,
-            data=self.data,
             form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index),
-                          fixed_name=self.fixed_names is not None) if draws else None,
+                          fixed_name=self.fixed_names is not None),
             melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial(seat) or None,
-                              form_kwargs={"names": self.names}) if draws else None,
+                              form_kwargs={"names": self.names}),
             hand_slot=Slot(f"{self.dom_prefix}-seat{index}-hand-problems"),
             meld_slot=Slot(f"{self.dom_prefix}-seat{index}-melds-problems"),
             extra_slot=Slot(f"{self.dom_prefix}-seat{index}-extra-problems"),
@@ -166,27 +163,12 @@ class RoundEntry:
     def _cleaned_data(self) -> tuple[dict, list[tuple[dict, list[tuple[int, dict]]]]] | None:
         """The round's cleaned fields, and per seat its own and its filled meld rows' as (row,
         cleaned data); None when a value is not one the page offers."""
-        if not self.draws_forms:
-            return self._read_fields()
         forms = [self.round_form, *(form for seat in self.seats for form in (seat.form, seat.melds))]
         if not all([form.is_valid() for form in forms]):  # a list: validate every form
             return None
         return self.round_form.cleaned_data, [
             (seat.form.cleaned_data, [(form.row, form.cleaned_data) for form in seat.melds.forms])
             for seat in self.seats]
-
-    def _read_fields(self):
-        """`_cleaned_data` straight from the POST, for the live preview (`entry.post`)."""
-        seats = []
-        for seat in self.seats:
-            own = clean_form(SeatForm, self.data, seat.prefix, seats=self.players,
-                             without=("name",) if self.fixed_names else ())
-            melds = clean_meld_rows(self.data, f"{seat.prefix}-melds", seats=self.players)
-            if own is None or melds is None:
-                return None
-            seats.append((own, melds))
-        own = clean_form(RoundForm, self.data, self.prefix, seats=self.players, without=self.fixed_fields)
-        return None if own is None else (own, seats)
 
     def is_valid(self) -> bool:
         self.full_clean()
@@ -362,8 +344,6 @@ class RoundEntry:
         """A round-form field's current value (bound data, else initial)."""
         if name in self.fixed_fields:
             return None
-        if self.round_form is None:
-            return raw_value(RoundForm, name, self.data, self._key(name))
         return self.round_form[name].value()
 
     @property

@@ -109,7 +109,7 @@ def _buttons() -> forms.RadioSelect:
 
 def _offer_seats(form: forms.Form, names: list[str]) -> None:
     """One choice per seat for each of the form's `seat_fields`, after a blank where it has one
-    (`entry.post` reads these fields by the same list)."""
+    (`RoundEntry._fitted` drops a seat's choices by the same list)."""
     for name, blank in form.seat_fields.items():
         choices = [(i, seat_name) for i, seat_name in enumerate(names)]
         form.fields[name].choices = [("", blank), *choices] if blank is not None else choices

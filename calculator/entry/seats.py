@@ -12,8 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from .post import meld_row_prefixes, raw_value
-from .forms import MELD_CHOICES, TILE_CHOICES, MeldForm, SeatForm, clean_notation, one_tile
+from .forms import MELD_CHOICES, TILE_CHOICES, SeatForm, clean_notation, one_tile
 from ..presentation import Standing, TileChip, hand_standing, tile_chips
 from ..scoring import SEAT_NAMES, RuleSet, Tile, TileSyntaxError, parse_tile, parse_tiles
 
@@ -30,18 +29,16 @@ class Slot:
 class SeatEntry:
     """One seat's forms and where its problems go. Templates iterate `entry.seat_cards`.
 
-    The live preview builds no forms (`form` and `melds` are None): it reads the seat's fields
-    from `data` as the forms' widgets would."""
+"""
 
     index: int
     name: str
     prefix: str  # of the seat's field names, e.g. "seat0"
-    form: SeatForm | None
-    melds: Any  # MeldFormSet | None
+    form: SeatForm
+    melds: Any  # MeldFormSet
     hand_slot: Slot  # shown inside the seat's preview, under its tiles
     meld_slot: Slot
     extra_slot: Slot
-    data: Any = None
     preview: SeatPreview | None = None
 
     @property
@@ -54,17 +51,11 @@ class SeatEntry:
 
     def value(self, name: str) -> Any:
         """What the seat's field `name` holds: bound data, else its initial value."""
-        if self.form is not None:
-            return self.form[name].value()
-        return raw_value(SeatForm, name, self.data, f"{self.prefix}-{name}")
+        return self.form[name].value()
 
     def meld_values(self) -> list[tuple[Any, Any]]:
         """Each meld row's (kind, tile) as they are, valid or not."""
-        if self.melds is not None:
-            return [(form["kind"].value(), one_tile(form["tile"].value())) for form in self.melds.forms]
-        return [(raw_value(MeldForm, "kind", self.data, f"{prefix}-kind"),
-                 one_tile(raw_value(MeldForm, "tile", self.data, f"{prefix}-tile")))
-                for prefix in meld_row_prefixes(self.data, f"{self.prefix}-melds")]
+        return [(form["kind"].value(), one_tile(form["tile"].value())) for form in self.melds.forms]
 
     @property
     def meld_summary(self) -> str:

@@ -72,8 +72,8 @@ urlpatterns = [
     path("t/<slug:table_token>/season.csv", tables.table_csv, name="table_csv"),
     path("t/<slug:table_token>/season.png", tables.table_share_card, name="table_share_card"),
     path("t/<slug:table_token>/export.json", tables.table_export, name="table_export"),
-    path("tv/<slug:table_read_token>/", tables.table_follow, name="table_follow"),
-    path("tv/<slug:table_read_token>/rounds/", tables.table_follow_figure, name="table_follow_figure"),
-    path("tv/<slug:table_read_token>/season.csv", tables.table_follow_csv, name="table_follow_csv"),
-    path("tv/<slug:table_read_token>/season.png", tables.table_follow_share_card, name="table_follow_share_card"),
+    path("tv/<slug:table_read_token>/", tables.table_season, name="table_follow"),
+    path("tv/<slug:table_read_token>/rounds/", tables.table_figure, name="table_follow_figure"),
+    path("tv/<slug:table_read_token>/season.csv", tables.table_csv, name="table_follow_csv"),
+    path("tv/<slug:table_read_token>/season.png", tables.table_share_card, name="table_follow_share_card"),
 ]

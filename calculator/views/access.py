@@ -8,6 +8,7 @@ from functools import wraps
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from .. import selectors
@@ -48,14 +49,76 @@ def _by_address(kwarg: str, find, missing: type[Exception] = Evening.DoesNotExis
     return decorator
 
 
+def _by_either_address(edit: tuple[str, object], read: tuple[str, object], missing: type[Exception]):
+    """A view decorator for a page both addresses show: one view, routed from the edit address
+    (`edit`: its URL kwarg and look-up) and from the read-only one (`read`), called with
+    `read_only` saying which it came by; the page offers nothing that changes anything when it
+    is True. One view per page, instead of a twin per address (issue 22)."""
+    (edit_kwarg, edit_find), (read_kwarg, read_find) = edit, read
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            read_only = read_kwarg in kwargs
+            kwarg, find = (read_kwarg, read_find) if read_only else (edit_kwarg, edit_find)
+            try:
+                found = find(kwargs.pop(kwarg))
+            except missing:
+                raise Http404 from None
+            return private(view(request, found, *args, read_only=read_only, **kwargs))
+
+        return wrapper
+
+    return decorator
+
+
+def _find_evening(token):
+    return selectors.evening_for_editing(token=token)
+
+
+def _follow_evening(token):
+    return selectors.evening_for_reading(read_token=token)
+
+
+def _find_table(token):
+    return selectors.table_for_editing(token=token)
+
+
+def _follow_table(token):
+    return selectors.table_for_reading(read_token=token)
+
+
 # /e/<token>/ may change the evening; /v/<read_token>/ may only look.
-editing = _by_address("token", lambda token: selectors.evening_for_editing(token=token))
-reading = _by_address("read_token", lambda token: selectors.evening_for_reading(read_token=token))
+editing = _by_address("token", _find_evening)
+reading = _by_address("read_token", _follow_evening)
+viewing = _by_either_address(("token", _find_evening), ("read_token", _follow_evening), Evening.DoesNotExist)
 # A 固定桌 likewise: /t/<token>/ may change it (and open its evenings), /tv/<read_token>/ may look.
-table_editing = _by_address("table_token", lambda token: selectors.table_for_editing(token=token),
-                            Table.DoesNotExist)
-table_reading = _by_address("table_read_token", lambda token: selectors.table_for_reading(read_token=token),
-                            Table.DoesNotExist)
+table_editing = _by_address("table_token", _find_table, Table.DoesNotExist)
+table_reading = _by_address("table_read_token", _follow_table, Table.DoesNotExist)
+table_viewing = _by_either_address(("table_token", _find_table), ("table_read_token", _follow_table),
+                                   Table.DoesNotExist)
+
+# The read-only address's name for each page both addresses show (calculator/urls.py).
+READ_ONLY_URL_NAMES = {
+    "evening_detail": "evening_follow",
+    "evening_round": "evening_follow_round",
+    "evening_report_pdf": "evening_follow_report_pdf",
+    "evening_rules": "evening_follow_rules",
+    "evening_what_if": "evening_follow_what_if",
+    "evening_round_what_if": "evening_follow_round_what_if",
+    "table_season": "table_follow",
+    "table_figure": "table_follow_figure",
+    "table_csv": "table_follow_csv",
+    "table_share_card": "table_follow_share_card",
+}
+
+
+def address_url(name: str, owner, *args, read_only: bool) -> str:
+    """The URL of page `name` (its edit address's URL name) of an evening or a table, at the
+    address the page was reached by: the read-only one never leads to the edit address."""
+    if read_only:
+        return reverse(f"calculator:{READ_ONLY_URL_NAMES[name]}", args=[owner.read_token, *args])
+    return reverse(f"calculator:{name}", args=[owner.token, *args])
 
 
 class RoundDeleted(Exception):

@@ -29,7 +29,7 @@ from ..presentation.rules_text import rules_headline, rules_in_words
 from ..presentation.share_card import Card, CardRow, card_png
 from ..qr import qr_svg
 from ..scoring.settle import decimal_text
-from .access import editing, refused, table_editing, table_reading
+from .access import address_url, editing, refused, table_editing, table_viewing
 from .limits import rate_limited
 
 # -- making a table ----------------------------------------------------------------------------
@@ -191,41 +191,28 @@ def _period(request) -> tuple[SeasonForm, selectors.Period, int]:
     return form, selectors.Period.of(kind, start=start, end=end), min_rounds
 
 
-def _season(request, table: Table, *, read_only: bool) -> HttpResponse:
+@require_GET
+@table_viewing
+def table_season(request, table: Table, *, read_only: bool):
+    """The season; at the read-only address (/tv/…/), nothing that changes anything."""
     form, period, min_rounds = _period(request)
-    figures = reverse("calculator:table_follow_figure" if read_only else "calculator:table_figure",
-                      args=[table.read_token if read_only else table.token])
+    figures = address_url("table_figure", table, read_only=read_only)
 
     def rounds_url(key, figure: str) -> str:
         return f"{figures}?{period.query()}&who={key}&figure={figure}"
 
     season = selectors.table_season(table=table, period=period, min_rounds=min_rounds, rounds_url=rounds_url)
-    address = table.read_token if read_only else table.token
-    prefix = "calculator:table_follow" if read_only else "calculator:table"
     context = {"table": table, "season": season, "form": form, "read_only": read_only,
                "figures_url": figures, "period_query": period.query(),
-               "csv_url": reverse(f"{prefix}_csv", args=[address]),
-               "card_url": reverse("calculator:table_follow_share_card" if read_only else "calculator:table_share_card",
-                                   args=[address]),
-               "season_url": reverse("calculator:table_follow" if read_only else "calculator:table_season",
-                                     args=[address])}
+               "csv_url": address_url("table_csv", table, read_only=read_only),
+               "card_url": address_url("table_share_card", table, read_only=read_only),
+               "season_url": address_url("table_season", table, read_only=read_only)}
     return render(request, "calculator/table/season.html", context)
 
 
 @require_GET
-@table_editing
-def table_season(request, table: Table):
-    return _season(request, table, read_only=False)
-
-
-@require_GET
-@table_reading
-def table_follow(request, table: Table):
-    """The read-only address: the season, nothing that changes anything."""
-    return _season(request, table, read_only=True)
-
-
-def _share_card(request, table: Table) -> HttpResponse:
+@table_viewing
+def table_share_card(request, table: Table, *, read_only: bool):
     """分享图片: the season of the page's period as a PNG to save or send in a chat."""
     _form, period, min_rounds = _period(request)
     season = selectors.table_season(table=table, period=period, min_rounds=min_rounds)
@@ -246,18 +233,9 @@ def _share_card(request, table: Table) -> HttpResponse:
 
 
 @require_GET
-@table_editing
-def table_share_card(request, table: Table):
-    return _share_card(request, table)
-
-
-@require_GET
-@table_reading
-def table_follow_share_card(request, table: Table):
-    return _share_card(request, table)
-
-
-def _figure(request, table: Table, *, read_only: bool) -> HttpResponse:
+@table_viewing
+def table_figure(request, table: Table, *, read_only: bool):
+    """The rounds behind one figure of the season (a player's 胡 count, say)."""
     _form, period, _min = _period(request)
     figure = request.GET.get("figure", "")
     if figure not in selectors.season.FIGURES and not figure.startswith("vs:"):
@@ -266,23 +244,10 @@ def _figure(request, table: Table, *, read_only: bool) -> HttpResponse:
     name, refs = selectors.figure_rounds(table=table, period=period, key=key, figure=figure)
     if not name:  # nobody of this table
         raise Http404
-    back = reverse("calculator:table_follow" if read_only else "calculator:table_season",
-                   args=[table.read_token if read_only else table.token])
+    back = address_url("table_season", table, read_only=read_only)
     return render(request, "calculator/table/figure.html",
                   {"table": table, "name": name, "refs": refs, "figure": figure, "read_only": read_only,
                    "back": f"{back}?{period.query()}"})
-
-
-@require_GET
-@table_editing
-def table_figure(request, table: Table):
-    return _figure(request, table, read_only=False)
-
-
-@require_GET
-@table_reading
-def table_follow_figure(request, table: Table):
-    return _figure(request, table, read_only=True)
 
 
 @require_GET
@@ -295,7 +260,9 @@ def table_export(request, table: Table):
     return response
 
 
-def _csv(request, table: Table) -> HttpResponse:
+@require_GET
+@table_viewing
+def table_csv(request, table: Table, *, read_only: bool):
     _form, period, _min = _period(request)
     per = "round" if request.GET.get("per") == "round" else "evening"
     out = io.StringIO()
@@ -304,15 +271,3 @@ def _csv(request, table: Table) -> HttpResponse:
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="zhuoji-table-{per}.csv"'
     return response
-
-
-@require_GET
-@table_editing
-def table_csv(request, table: Table):
-    return _csv(request, table)
-
-
-@require_GET
-@table_reading
-def table_follow_csv(request, table: Table):
-    return _csv(request, table)

@@ -15,6 +15,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from . import jsonsafe
 from .models import MAX_NOTE, MAX_RULES_NAME, MAX_TABLE_NAME, MAX_TITLE, RoundConfirmation
 from .presentation import preset_title
 from .presentation.words import PRESET_TITLES
@@ -241,6 +242,35 @@ class PaidForm(forms.Form):
         if not data.get("paid") and data.get("payment") is None:
             raise forms.ValidationError("撤回 names the payment it takes back", code="payment")
         return data
+
+
+class MeForm(forms.Form):
+    """这部手机是…: which seat holds this phone; blank forgets it. `seats`: how many players."""
+
+    seat = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+
+    def __init__(self, *args, seats: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [("", ""), *((str(i), str(i)) for i in range(seats))]
+
+
+class ImportForm(forms.Form):
+    """导入: a file this app exported (an evening, or a whole 固定桌), read as JSON.
+    `cleaned_data["file"]` is the parsed data, not the upload."""
+
+    MAX_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
+    NOT_OURS = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")
+
+    file = forms.FileField(error_messages={"required": NOT_OURS, "empty": NOT_OURS, "invalid": NOT_OURS})
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:  # bodies over settings.MAX_REQUEST_BYTES never get here
+            raise forms.ValidationError(_("这个文件太大了。"), code="too_big")
+        try:
+            return jsonsafe.loads(upload.read().decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            raise forms.ValidationError(self.NOT_OURS, code="not_ours") from None
 
 
 class ConfirmForm(forms.Form):

@@ -52,7 +52,7 @@ urlpatterns = [
     path("v/<slug:read_token>/", evenings.evening_follow, name="evening_follow"),
     path("v/<slug:read_token>/rounds/<int:number>/", evenings.follow_round, name="evening_follow_round"),
     path("v/<slug:read_token>/report.pdf", evenings.follow_report_pdf, name="evening_follow_report_pdf"),
-    path("v/<slug:read_token>/rules/", pages.follow_rules, name="evening_follow_rules"),
+    path("v/<slug:read_token>/rules/", pages.evening_rules, name="evening_follow_rules"),
     path("v/<slug:read_token>/rounds/<int:number>/what-if/", evenings.follow_round_what_if,
          name="evening_follow_round_what_if"),
     path("v/<slug:read_token>/what-if/", evenings.follow_what_if, name="evening_follow_what_if"),

@@ -18,9 +18,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import jsonsafe, selectors, services
+from .. import selectors, services
 from ..entry.draft import SeatProgress, draft_progress
-from ..forms import EveningForm, PaidForm, WhatIfForm
+from ..forms import EveningForm, ImportForm, MeForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..pdf import render_pdf, report_rounds
 from ..polls import answered_from_cache
@@ -33,7 +33,6 @@ from .access import (
 )
 from .limits import rate_limited
 
-MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an evening of 100 corrected rounds is well under 2 MB
 
 
 # -- opening an evening ------------------------------------------------------------------------
@@ -133,11 +132,13 @@ def _draft_summary(evening: Evening) -> DraftSummary | None:
 @require_POST
 @editing
 def evening_me(request, evening: Evening):
-    """我是…: remember which player holds this phone, so the history can say who changed what."""
-    seat = request.POST.get("seat", "")
+    """我是…: remember which player holds this phone, so the history can say who changed what.
+    Anything but one of the evening's seats forgets it."""
+    form = MeForm(request.POST, seats=evening.players.count())
+    seat = form.cleaned_data["seat"] if form.is_valid() else None
     choices = request.session.get(ME_SESSION_KEY, {})
-    if seat in {str(s) for s in range(evening.players.count())}:  # "²".isdigit(), yet int("²") fails
-        choices[str(evening.pk)] = int(seat)
+    if seat is not None:
+        choices[str(evening.pk)] = seat
     else:
         choices.pop(str(evening.pk), None)
     request.session[ME_SESSION_KEY] = choices
@@ -328,20 +329,21 @@ def evening_export(request, evening: Evening):
 @rate_limited("evening_import")
 def evening_import(request):
     """Open a copy of an exported evening under new addresses."""
+    form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "GET":
-        return render(request, "calculator/evening/import.html", {"error": ""})
-    upload = request.FILES.get("file")  # bodies over settings.MAX_REQUEST_BYTES never get here
-    if upload is not None and upload.size > MAX_IMPORT_BYTES:
-        return render(request, "calculator/evening/import.html", {"error": _("这个文件太大了。")}, status=413)
+        return render(request, "calculator/evening/import.html", {"form": form})
     try:
-        if upload is None:
-            raise ValueError("no file")
-        data = jsonsafe.loads(upload.read().decode("utf-8"))
+        if not form.is_valid():
+            raise ValidationError("not a file of ours")
+        data = form.cleaned_data["file"]
         if isinstance(data, dict) and data.get("format") == services.TABLE_FORMAT:  # a whole 固定桌
             table = services.table_import(data=data)
             return redirect("calculator:table_detail", table_token=table.token)
         evening = services.evening_import(data=data)
-    except (ValueError, RecursionError, ValidationError):  # UnicodeDecodeError is a ValueError
-        error = _("这个文件不是捉鸡算账导出的一晚，或者已经损坏。")
-        return refused(render(request, "calculator/evening/import.html", {"error": error}))
+    except ValidationError:
+        if not form.errors:  # the file parsed, but is no export of ours
+            form.add_error("file", ImportForm.NOT_OURS)
+        response = render(request, "calculator/evening/import.html", {"form": form})
+        response.status_code = 413 if form.has_error("file", "too_big") else 400
+        return response
     return redirect("calculator:evening_detail", token=evening.token)

@@ -11,7 +11,7 @@ from .. import jsonsafe
 from ..models import Evening
 from ..presentation.rules_text import rules_page
 from ..scoring import PRESETS, RuleSet, rules_for, ruleset_from_dict
-from .access import editing, reading
+from .access import viewing
 
 
 @require_GET
@@ -47,17 +47,12 @@ def rules(request):
 
 
 @require_GET
-@editing
-def evening_rules(request, evening: Evening):
-    """The rules the evening was opened with (R41), at its edit address."""
-    return _rules(request, ruleset_from_dict(evening.rules), evening=evening, token=evening.token)
-
-
-@require_GET
-@reading
-def follow_rules(request, evening: Evening):
-    """The same, at the read-only address: its links stay on the read-only pages."""
-    return _rules(request, ruleset_from_dict(evening.rules), evening=evening, read_only=True)
+@viewing
+def evening_rules(request, evening: Evening, *, read_only: bool):
+    """The rules the evening was opened with (R41); at the read-only address its links stay on
+    the read-only pages."""
+    address = {} if read_only else {"token": evening.token}  # never the edit address on a read-only page
+    return _rules(request, ruleset_from_dict(evening.rules), evening=evening, read_only=read_only, **address)
 
 
 def _rules(request, rules: RuleSet, **context):

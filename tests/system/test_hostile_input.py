@@ -21,13 +21,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from calculator import selectors, services
-from calculator.forms import EveningForm
+from calculator.forms import EveningForm, ImportForm
 from calculator.entry.forms import MAX_NOTATION
 from calculator.models import Change, Evening, Player, Round, RoundDraft
 from calculator.pdf import BASE_URL, StaticFileFetcher, URLRefused
 from calculator.entry import RoundEntry
 from calculator.scoring import ruleset_from_dict
-from calculator.views import evenings as evening_views
 from tests.factories import NAMES, example_record, make_evening, record_rounds
 from tests.round_form_data import record_to_post_data
 from tests.pdf_tools import poppler, squeeze
@@ -371,7 +370,7 @@ def test_a_file_that_is_no_export_is_a_400(content):
 
 
 def test_an_import_over_the_file_cap_is_a_413(monkeypatch):
-    monkeypatch.setattr(evening_views, "MAX_IMPORT_BYTES", 1000)
+    monkeypatch.setattr(ImportForm, "MAX_BYTES", 1000)
     response = upload(b" " * 100_000)
     assert response.status_code == 413 and "太大" in response.content.decode()
     assert Evening.objects.count() == 0

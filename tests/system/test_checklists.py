@@ -156,3 +156,28 @@ def test_every_round_form_field_goes_from_a_stored_record_to_the_form_and_back_t
         if every <= seen:
             break
     assert every <= seen, f"no random record fills {sorted(every - seen)}: teach tests/scoring/random_rounds.py"
+
+
+# -- the options no preset plays ------------------------------------------------------------------
+
+# Options all three presets play alike that are still no house rule: the seeds name them as part
+# of every region's rules (who collects 豆 and 鸡, 金鸡, 见豆三), and RULES §10 lists the others.
+SHARED_BY_EVERY_PRESET = {"dou_collectors", "chicken_collectors", "gold", "jian_dou_san"}
+
+
+def test_the_house_rules_section_lists_exactly_the_options_no_preset_plays():
+    """A new house rule (R44 on) is off in every preset and shows under 家规 on the forms and the
+    rules page; an option every preset leaves off that is not under 家规 is a forgotten step."""
+    import dataclasses
+
+    from calculator.presentation.options import OPTIONS
+    from calculator.scoring.rules import RuleSet
+
+    default = RuleSet(preset="")
+    names = [field.name for field in dataclasses.fields(RuleSet) if field.name != "preset"]
+    off_everywhere = {name for name in names
+                      if all(getattr(preset, name) == getattr(default, name) for preset in PRESETS.values())}
+    house = {option.name for option in OPTIONS if option.section == "house"}
+    assert house <= off_everywhere, f"{sorted(house - off_everywhere)}: a preset plays it, so not 家规"
+    assert off_everywhere - house == SHARED_BY_EVERY_PRESET, "an option no preset plays belongs under 家规"
+    assert {option.name for option in OPTIONS} == set(names), "every RuleSet field has its OPTIONS row"

@@ -129,7 +129,8 @@ def deployed(tmp_path_factory):
         done = run(["manage.py", *command, "-v", "0"], env)
         assert done.returncode == 0, done.stderr
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "zhuoji_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
+        [sys.executable, "-m", "gunicorn", "zhuoji_site.asgi:application", "-k", "asgi", "--asgi-lifespan", "off",
+         "-b", f"127.0.0.1:{port}", "-w", "2"],
         cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )
     try:

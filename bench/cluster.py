@@ -13,8 +13,8 @@ on each server:
   `key`, `client`), and opens the evening page when the round it polled is recorded;
 - phone 0 enters a round every `round_every` s: opens the round form (a GET that opens the
   draft), saves into the draft three times (the live preview's POST, as htmx sends it), records
-  the round with the draft's idempotency key, then opens the evening; every fourth round it also
-  opens the report PDF.
+  the round with the draft's idempotency key, then opens the evening; after the first of every four
+  rounds it also opens the report PDF.
 
 Half-way, the server on 127.0.0.2 is killed with SIGKILL (its whole process group: master and
 workers, as when a machine dies). Its phones fail over to the other server: a request that got
@@ -505,7 +505,7 @@ class Table:
                 self.unsettled.append(key)
             return
         phone.request("evening", "GET", f"/e/{self.token}/")
-        if n % 4 == 3:
+        if n % 4 == 0:  # the first round of every four, so that each table opens it at least once
             phone.request("report", "GET", f"/e/{self.token}/report.pdf")
 
     def settle(self, phone: Phone, key: str, tries: int = 4) -> bool:

@@ -123,7 +123,7 @@ def deployed(tmp_path_factory):
     env = clean_env(
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_STATIC_ROOT=str(root / "static"), DJANGO_BEHIND_PROXY="1",
-        DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}",
+        DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}", DJANGO_CONN_MAX_AGE="0",
     )
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         done = run(["manage.py", *command, "-v", "0"], env)

@@ -13,8 +13,14 @@ body over settings.MAX_REQUEST_BYTES here, by its Content-Length before reading 
 while reading a body of unannounced length.
 """
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
+
+# WhiteNoise's static files (bin/run --table has no nginx to serve them) and the evening export
+# are iterated synchronously: Django reads them in a thread, which is right for files of at most
+# a few megabytes, and would warn once per worker about it.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zhuoji_site.settings")
 django_application = get_asgi_application()

@@ -166,19 +166,22 @@ class Services(contextlib.ExitStack):
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
 
-    def start_worker(self) -> bool:
-        """The background worker of issue 23 (django-tasks' database backend), when the project
-        has it: `manage.py db_worker` with ZHUOJI_TASKS=db. Without it, heavy pages render inline."""
+    def has_worker(self) -> bool:
+        """Whether the project has issue 23's background worker (django-tasks' database backend,
+        `manage.py db_worker`, switched on by ZHUOJI_TASKS=db); if so, the switch stays on, before
+        the migrations (its queue is a table). Without it, heavy pages render inline."""
         env = {**self.env, "ZHUOJI_TASKS": "db"}
         probe = subprocess.run([PYTHON, "manage.py", "help", "db_worker"], cwd=ROOT, env=env, capture_output=True)
         if probe.returncode:
             return False
         self.env = env
+        return True
+
+    def start_worker(self) -> None:
         log = self.folder / "worker.log"
-        self.worker = subprocess.Popen([PYTHON, "manage.py", "db_worker"], cwd=ROOT, env=env,
+        self.worker = subprocess.Popen([PYTHON, "manage.py", "db_worker"], cwd=ROOT, env=self.env,
                                        stdout=open(log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
         self.callback(_stop_group, self.worker)
-        return True
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -581,9 +584,11 @@ def run(tables: int, seconds: float, round_every: float, quiet_seconds: float, t
                 "DJANGO_RATE_ROUNDS": "100000",
             })
             say("migrating, collecting static files, opening the evenings")
+            worker = services.has_worker()
             services.manage("migrate", "--noinput", "-v", "0")
             services.manage("collectstatic", "--noinput", "-v", "0")
-            worker = services.start_worker()
+            if worker:
+                services.start_worker()
             tokens = json.loads(django_script(services.env, SETUP, str(tables)))
             ports = {host: services.app_server(host) for host in SERVERS}
             say(f"app servers on {', '.join(f'{h}:{p}' for h, p in ports.items())}; worker: {'yes' if worker else 'no'}")

@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.agreement [--quick] [--json FILE]
 
-The app runs as `bin/run --table` serves it (gunicorn, 2 workers × 4 threads) on 127.0.0.1
+The app runs as `bin/run --table` served it before issue 23 (gunicorn, gthread, 2 workers × 4
+threads; it now runs gunicorn's asgi worker) on 127.0.0.1
 (bench/site.py), unthrottled. An evening's draft holds E1 complete; four phones (browser contexts
 of one headless Chromium at 390×844) say who they are and open 记一局. Then, try after try, one
 phone (in turn) taps 确认 or 有异议 for its own seat (alternating, so every tap changes the word);

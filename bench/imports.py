@@ -4,7 +4,7 @@ biggest evening the import accepts, over and over, how long does another table's
     .venv/bin/python -m bench.imports [--quick] [--json FILE]
 
 The app runs as in production on a temp SQLite database under gunicorn on 127.0.0.1, as
-`bin/run --table` runs it (gthread workers), twice on the one database: the importers use one
+`bin/run --table` ran it before issue 23 (gthread workers; now the asgi worker), twice on the one database: the importers use one
 server and the other table the other, so that what is measured is the database (SQLite's one
 write lock), not two threads of one Python process taking turns. One evening ("the other table") has a few rounds;
 a file of as many scored rounds (each with its history) as fit in the import's 8 MB cap (at

@@ -24,9 +24,14 @@ import qrcode
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_PORT = 8000
-WORKERS, THREADS = 2, 4
-# gunicorn kills a request that takes longer: above SQLite's lock wait (settings: 20 s) and the
-# longest report (300 rounds, a few seconds), far below a phone's patience.
+WORKERS = 2
+# gunicorn's asgi worker (zhuoji_site/asgi.py): its event loop reads every request whole before
+# Django sees it, so a phone sending its body slowly (or a script doing it on purpose) holds no
+# thread; under the threaded worker (2 × 4 threads) eight such clients stalled every other phone.
+# A worker's connections at once: far above one table's phones.
+CONNECTIONS = 200
+# How long a request's body may pause between two pieces before the connection is dropped, and
+# the graceful stop: above SQLite's lock wait (settings: 20 s), far below a phone's patience.
 TIMEOUT = 45
 
 
@@ -104,6 +109,10 @@ def environment(addresses: list[str]) -> dict[str, str]:
         "DJANGO_HSTS_SECONDS": "0",
         "DJANGO_STATIC_ROOT": str(folder / "static"),
         "DJANGO_CACHE_DIR": str(folder / "cache"),
+        # Django runs each ASGI request in a thread of its own, so a connection kept for the next
+        # request of the same thread would never be used again: open and close one per request
+        # (SQLite's is a file open).
+        "DJANGO_CONN_MAX_AGE": "0",
     })
     return env
 
@@ -119,9 +128,10 @@ def qr_text(url: str) -> str:
 
 def gunicorn_command(bind: str, port: int) -> list[str]:
     return [
-        sys.executable, "-m", "gunicorn", "zhuoji_site.wsgi:application",
-        "--bind", f"{bind}:{port}", "--workers", str(WORKERS), "--worker-class", "gthread",
-        "--threads", str(THREADS), "--timeout", str(TIMEOUT), "--graceful-timeout", "10",
+        sys.executable, "-m", "gunicorn", "zhuoji_site.asgi:application",
+        "--bind", f"{bind}:{port}", "--workers", str(WORKERS), "--worker-class", "asgi",
+        "--worker-connections", str(CONNECTIONS), "--asgi-lifespan", "off", "--asgi-loop", "asyncio",
+        "--timeout", str(TIMEOUT), "--graceful-timeout", "10",
         "--access-logfile", "-", "--logger-class", "zhuoji_site.logs.GunicornLogger",
     ]
 

@@ -123,13 +123,14 @@ def deployed(tmp_path_factory):
     env = clean_env(
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_STATIC_ROOT=str(root / "static"), DJANGO_BEHIND_PROXY="1",
-        DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}",
+        DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}", DJANGO_CONN_MAX_AGE="0",
     )
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         done = run(["manage.py", *command, "-v", "0"], env)
         assert done.returncode == 0, done.stderr
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "zhuoji_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
+        [sys.executable, "-m", "gunicorn", "zhuoji_site.asgi:application", "-k", "asgi", "--asgi-lifespan", "off",
+         "-b", f"127.0.0.1:{port}", "-w", "2"],
         cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )
     try:

@@ -5,7 +5,8 @@ clients trickle a body a byte at a time, and serves the static files itself.
 
 Everything on loopback: the site's addresses, ports, certificate and folders are swapped for
 throwaway ones (a self-signed certificate made here); the rest of the file is tested as written.
-Skipped where nginx (Debian's `nginx`, not needed by bin/run) or systemd-analyze is missing.
+Skipped where nginx (Debian's `nginx`, which bin/setup installs for the tests; bin/run does not use it) or
+systemd-analyze is missing.
 """
 from __future__ import annotations
 

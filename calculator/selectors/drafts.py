@@ -3,6 +3,7 @@ phone last looked (the phones' 2-second poll)."""
 from __future__ import annotations
 
 from django.db.models import Count, Max
+from django.utils import timezone
 
 from ..models import Evening, Round, RoundConfirmation, RoundDraft
 
@@ -18,11 +19,19 @@ def correction_draft(*, evening: Evening, number: int) -> RoundDraft | None:
 
 
 def corrections_open(*, evening: Evening) -> list[tuple[int, list[str]]]:
-    """The rounds being corrected (改这局 open on some phone), with the names of the phones at
-    each: [(3, ["阿珍"])], for "第3局正在改（阿珍）· 一起改"."""
+    """The rounds being corrected, with the names of the phones at each: [(3, ["阿珍"])], for
+    "第3局正在改（阿珍）· 一起改". A correction counts once something was changed in it (until it
+    is saved or thrown away), or while a phone that opened it is still there: a glance at
+    改这局 that was left does not stay on every phone's evening page."""
     drafts = RoundDraft.objects.filter(evening=evening, correcting__isnull=False).order_by("correcting")
-    return [(draft.correcting, [phone.get("by", "") for phone in draft.phones.values() if phone.get("by")])
-            for draft in drafts.only("correcting", "phones")]
+    now = timezone.now()
+    out = []
+    for draft in drafts.only("correcting", "phones", "version"):
+        here = [phone.get("by", "") for seat, phone in draft.phones.items()
+                if phone.get("by") and draft.has_phone(int(seat), now=now)]
+        if draft.version or here:
+            out.append((draft.correcting, here))
+    return out
 
 
 def corrections_version(*, evening: Evening) -> str:

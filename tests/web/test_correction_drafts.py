@@ -221,3 +221,19 @@ def test_a_poll_claiming_another_seat_does_not_make_it_present(client):
     client.get(url("evening_round_draft", evening), {"since": "0", "client": "x", "me": "3",
                                                      "key": hidden(page, "idempotency_key")})
     assert "3" not in selectors.evening_draft(evening=evening).phones
+
+
+def test_a_glance_at_the_correction_that_was_left_does_not_stay_on_the_evening_page(client):
+    evening = make_evening()
+    stored_e1(evening)
+    open_edit(client, evening)  # a phone that never said who it is: nobody to name, nothing changed
+    assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()
+    start = timezone.now()
+    with mock.patch("django.utils.timezone.now", return_value=start):
+        form = open_edit(say_who(Client(), evening, 2), evening)
+        assert "第1局正在改（阿珍）" in client.get(url("evening_detail", evening)).content.decode()
+    with mock.patch("django.utils.timezone.now", return_value=start + timedelta(seconds=40)):
+        assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()  # 阿珍 left
+        fixed = {**example_record("E1"), "turned": "8m"}
+        client.post(url("evening_round_preview", evening) + "?round=1", edited(fixed, form, changed="turned"), **HTMX)
+        assert "第1局正在改" in client.get(url("evening_detail", evening)).content.decode()  # work not yet saved

@@ -234,12 +234,12 @@ def _seen(view):
             now = timezone.now()
             last = cache.get(seen_key)
             if last is None or now - last >= SEEN_REFRESH:  # most polls: one cache read, no database
-                evening = Evening.objects.filter(token=token).first()
-                if evening is not None and int(seat) < len(selectors.evening_names(evening=evening)):
-                    session_seat = _my_seat(request, evening)
-                    if session_seat == int(seat):  # the phone's own word, 我是…, not just the address
-                        services.draft_seen(evening=evening, seat=int(seat), by=me(request, evening),
-                                            correcting=number)
+                try:
+                    evening = selectors.evening_for_editing(token=token)
+                except Evening.DoesNotExist:  # the view answers its 404
+                    evening = None
+                if evening is not None and _my_seat(request, evening) == int(seat):  # its own 我是…, not just the address
+                    services.draft_seen(evening=evening, seat=int(seat), by=me(request, evening), correcting=number)
                 cache.set(seen_key, now, 60)
         return view(request, token=token, **({"number": number} if number is not None else {}), **kwargs)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from datetime import datetime, timedelta
 
 from django.db import models
 from django.db.models import Q
@@ -19,6 +20,7 @@ MAX_TITLE = 60  # Evening.title
 MAX_RULES_NAME = 40  # 老王家规矩: a name, not a description
 MAX_BY = 40  # Change.by: who made a change
 MAX_NOTE = 80  # RoundConfirmation.note: why a seat disputes a round
+PHONE_PRESENT_SECONDS = 30  # RoundDraft.phones: a phone not seen for this long has left (its poll runs every second)
 
 
 SEATS = 4  # a table has 3 or 4 players, in seats 0…3 (RULES R3); the columns are unsigned
@@ -267,6 +269,10 @@ class RoundDraft(models.Model):
     every save that changed something. `idempotency_key` is the key the round will be recorded
     under: every phone submits the draft with it, so the draft becomes at most one round, and
     recording it deletes the draft (`services.rounds.round_record`). One draft per evening.
+
+    `correcting`: a draft of 改这局 on the stored round of that number, shared by the phones the
+    same way (one per round); saving the correction or throwing it away deletes it, and so does
+    deleting its round. None: the evening's next round.
     """
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="drafts")
@@ -278,17 +284,36 @@ class RoundDraft(models.Model):
                                      "a seat's word on the draft as it scored then; `by` is the "
                                      "phone that pressed it for a seat without a phone of its own")
     phones = models.JSONField(default=dict, help_text="seat → {by, at}: the phones that said whose "
-                              "they are and opened or wrote this draft; no other phone confirms for them")
+                              "they are and opened, wrote or polled this draft (`at`, last seen); while "
+                              "one is present no other phone confirms for its seat")
+    correcting = models.PositiveIntegerField(null=True, blank=True, help_text="改这局: the number of the "
+                                             "stored round this draft corrects; empty for the next round")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["evening"], name="round_draft_one_per_evening"),
+            models.UniqueConstraint(fields=["evening"], condition=Q(correcting__isnull=True),
+                                    name="round_draft_one_per_evening"),
+            models.UniqueConstraint(fields=["evening", "correcting"], condition=Q(correcting__isnull=False),
+                                    name="round_draft_one_per_correction"),
         ]
 
     def __str__(self) -> str:
         return f"draft v{self.version}"
+
+    def has_phone(self, seat: int, now=None) -> bool:
+        """Whether the phone of `seat` is at this round: it said whose it is and was seen (opened,
+        wrote or polled this draft) in the last PHONE_PRESENT_SECONDS. A phone that left (its tab
+        closed, the phone put away) stops counting, so another phone may press for that seat (代按)."""
+        phone = self.phones.get(str(seat))
+        if not phone:
+            return False
+        try:
+            seen = datetime.fromisoformat(phone.get("at", ""))
+        except (TypeError, ValueError):
+            return False
+        return (now or timezone.now()) - seen <= timedelta(seconds=PHONE_PRESENT_SECONDS)
 
 
 class RoundConfirmation(models.Model):

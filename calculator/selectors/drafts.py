@@ -3,18 +3,47 @@ phone last looked (the phones' 2-second poll)."""
 from __future__ import annotations
 
 from django.db.models import Count, Max
+from django.utils import timezone
 
 from ..models import Evening, Round, RoundConfirmation, RoundDraft
 
 
 def evening_draft(*, evening: Evening) -> RoundDraft | None:
     """The evening's draft of its next round, if one is open."""
-    return RoundDraft.objects.filter(evening=evening).first()
+    return RoundDraft.objects.filter(evening=evening, correcting=None).first()
+
+
+def correction_draft(*, evening: Evening, number: int) -> RoundDraft | None:
+    """改这局 on round `number`, if a phone has it open."""
+    return RoundDraft.objects.filter(evening=evening, correcting=number).first()
+
+
+def corrections_open(*, evening: Evening) -> list[tuple[int, list[str]]]:
+    """The rounds being corrected, with the names of the phones at each: [(3, ["阿珍"])], for
+    "第3局正在改（阿珍）· 一起改". A correction counts once something was changed in it (until it
+    is saved or thrown away), or while a phone that opened it is still there: a glance at
+    改这局 that was left does not stay on every phone's evening page."""
+    drafts = RoundDraft.objects.filter(evening=evening, correcting__isnull=False).order_by("correcting")
+    now = timezone.now()
+    out = []
+    for draft in drafts.only("correcting", "phones", "version"):
+        here = [phone.get("by", "") for seat, phone in draft.phones.items()
+                if phone.get("by") and draft.has_phone(int(seat), now=now)]
+        if draft.version or here:
+            out.append((draft.correcting, here))
+    return out
+
+
+def corrections_version(*, evening: Evening) -> str:
+    """Names which rounds are being corrected and how far ("3:5"), for the evening's poll."""
+    rows = (RoundDraft.objects.filter(evening=evening, correcting__isnull=False)
+            .order_by("correcting").values_list("correcting", "version"))
+    return "-".join(f"{number}:{version}" for number, version in rows)
 
 
 def draft_version(*, evening: Evening) -> int:
     """The open draft's version, 0 when there is none (the evening page's poll sends it back)."""
-    return RoundDraft.objects.filter(evening=evening).values_list("version", flat=True).first() or 0
+    return RoundDraft.objects.filter(evening=evening, correcting=None).values_list("version", flat=True).first() or 0
 
 
 def draft_changes(draft: RoundDraft, *, since: int, client: str) -> dict[str, tuple[list[str], str]]:
@@ -37,4 +66,5 @@ def round_live_version(round_: Round) -> str:
     (a correction) and its seats' words (count and latest time), "3.2.1733150000000000"."""
     words = round_.confirmations.aggregate(n=Count("id"), last=Max("at"))
     last = int(words["last"].timestamp() * 1_000_000) if words["last"] else 0
-    return f"{round_.version}.{words['n']}.{last}"
+    correcting = RoundDraft.objects.filter(evening_id=round_.evening_id, correcting=round_.number).exists()
+    return f"{round_.version}.{words['n']}.{last}.{int(correcting)}"

@@ -47,11 +47,11 @@ def draft_confirm(*, evening: Evening, seat: int, verdict: str, note: str = "", 
     word moves the draft's version, so the other phones' poll brings it."""
     evening = lock_evening(evening)
     note = _clean(evening, seat, verdict, note)
-    draft = RoundDraft.objects.filter(evening=evening).first()
+    draft = RoundDraft.objects.filter(evening=evening, correcting=None).first()
     if draft is None:
         return None
     proxy = phone_seat != seat
-    if proxy and str(seat) in draft.phones:
+    if proxy and draft.has_phone(seat):
         raise SeatHasItsOwnPhone(seat)
     draft.confirmations[str(seat)] = {"verdict": verdict, "note": note, "digest": record_digest(settled),
                                       "by": by[:MAX_BY] if proxy else "", "proxy": proxy}

@@ -5,11 +5,16 @@ served one after the other and each save sees the version the last one left. A s
 the fields its phone changed (merge per field); a field that another phone changed since this
 phone last looked is still written (the phone just typed it), and the save says so, so that the
 phone can tell its user "小李 也改了翻牌：6条".
+
+改这局 opens a draft of its own (`correcting`: the stored round's number), shared and merged the
+same way; saving the correction (`rounds.round_correct`), throwing it away or deleting the round
+ends it for every phone.
 """
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,6 +41,7 @@ class DraftSaved:
     overlaps: list[Overlap] = field(default_factory=list)
     recorded: Round | None = None
     deleted: int | None = None  # the phone's key recorded this round, deleted since: a fresh draft took the write
+    ended: bool = False  # a correction's draft that was saved or thrown away meanwhile: nothing was written
 
 
 def spent_key(evening: Evening, key: uuid.UUID | None) -> int | None:
@@ -63,27 +69,56 @@ def _unspent(evening: Evening, draft: RoundDraft) -> RoundDraft:
     return draft
 
 
+SEEN_REFRESH = timedelta(seconds=10)  # how stale a phone's "last seen" may get before a poll writes it again
+
+
+def _stale(phone: dict | None, now) -> bool:
+    try:
+        return now - datetime.fromisoformat(phone["at"]) >= SEEN_REFRESH
+    except (TypeError, KeyError, ValueError):
+        return True
+
+
 def _present(draft: RoundDraft, seat: int | None, by: str) -> bool:
-    """Note that the phone of `seat` (it said 这部手机是…) is at this round: from then on no other
-    phone confirms for that seat. True when that is new (the draft needs saving)."""
-    if seat is None or str(seat) in draft.phones:
+    """Note that the phone of `seat` (it said 这部手机是…) is at this round: while it is seen
+    (`RoundDraft.has_phone`) no other phone confirms for that seat. True when that changed the
+    draft (new, or last seen more than SEEN_REFRESH ago: the draft needs saving)."""
+    now = timezone.now()
+    if seat is None or not _stale(draft.phones.get(str(seat)), now):
         return False
-    draft.phones[str(seat)] = {"by": by[:MAX_BY], "at": timezone.now().isoformat()}
+    draft.phones[str(seat)] = {"by": by[:MAX_BY], "at": now.isoformat()}
     return True
 
 
 @transaction.atomic
-def draft_open(*, evening: Evening, seat: int | None = None, by: str = "") -> RoundDraft:
-    """记一局: the evening's draft of its next round, started if there is none. `seat`: whose
-    phone opens it, when the phone said so (这部手机是…)."""
+def draft_seen(*, evening: Evening, seat: int, by: str = "", correcting: int | None = None) -> bool:
+    """The phone of `seat` polled its draft: it is still at the table. Written at most every
+    SEEN_REFRESH per phone, without moving the draft's version or the evening's generation (an
+    update sends no signal), so an idle table's polls stay 204s answered from the cache."""
     evening = lock_evening(evening)
-    draft = RoundDraft.objects.filter(evening=evening).first()
+    draft = RoundDraft.objects.filter(evening=evening, correcting=correcting).first()
+    if draft is None or not _present(draft, seat, by):
+        return False
+    RoundDraft.objects.filter(pk=draft.pk).update(phones=draft.phones)
+    return True
+
+
+@transaction.atomic
+def draft_open(*, evening: Evening, seat: int | None = None, by: str = "",
+               correcting: int | None = None) -> RoundDraft:
+    """记一局: the evening's draft of its next round, started if there is none. `seat`: whose
+    phone opens it, when the phone said so (这部手机是…). `correcting`: 改这局 on that stored
+    round instead (its draft starts empty: the page draws the round as stored until a phone
+    writes)."""
+    evening = lock_evening(evening)
+    draft = RoundDraft.objects.filter(evening=evening, correcting=correcting).first()
     if draft is None:
-        draft = RoundDraft(evening=evening)
+        draft = RoundDraft(evening=evening, correcting=correcting)
         _present(draft, seat, by)
         draft.save()
         return draft
-    draft = _unspent(evening, draft)
+    if correcting is None:
+        draft = _unspent(evening, draft)
     if _present(draft, seat, by):
         draft.save(update_fields=["phones"])
     return draft
@@ -92,7 +127,7 @@ def draft_open(*, evening: Evening, seat: int | None = None, by: str = "") -> Ro
 @transaction.atomic
 def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[str] | None,
                base: int, client: str, by: str = "", key: uuid.UUID | None = None,
-               seat: int | None = None) -> DraftSaved:
+               seat: int | None = None, correcting: int | None = None) -> DraftSaved:
     """Write the fields `changed` into the evening's draft (merge per field).
 
     `base` is the draft version the phone last saw, `client` the page's id. `changed` None: a
@@ -103,9 +138,16 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     and the round is returned (`recorded`). If that round was deleted since, or the draft was
     thrown away, the phone's entry goes into the evening's draft, or starts a new one (nothing
     typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was).
-    `seat`: whose phone this is, when it said so (see `draft_open`)."""
+    `seat`: whose phone this is, when it said so (see `draft_open`). `correcting`: the draft of
+    改这局 on that round; when it ended meanwhile (saved or thrown away) nothing is written
+    (`ended`): the phone is told, and opens 改这局 again to change more."""
     evening = lock_evening(evening)
     deleted = None
+    if correcting is not None:
+        draft = RoundDraft.objects.filter(evening=evening, correcting=correcting).first()
+        if draft is None:
+            return DraftSaved(draft=None, ended=True)
+        return _merge(draft, values=values, changed=changed, base=base, client=client, by=by, seat=seat)
     if key is not None:
         recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
         if recorded is not None:
@@ -115,6 +157,14 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     if draft is None:
         draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key and deleted is None else {}))
     draft = _unspent(evening, draft)
+    saved = _merge(draft, values=values, changed=changed, base=base, client=client, by=by, seat=seat)
+    saved.deleted = deleted
+    return saved
+
+
+def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str] | None, base: int,
+           client: str, by: str, seat: int | None) -> DraftSaved:
+    """`draft_save`'s merge per field, into the draft it chose."""
     filling = not draft.data
     names = set(values) if changed is None or filling else changed & set(values)
     overlaps = []
@@ -144,12 +194,13 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
                                   "by": "" if untouched else by[:MAX_BY]}
         draft.updated_at = timezone.now()
         draft.save()
-    return DraftSaved(draft=draft, overlaps=overlaps, deleted=deleted)
+    return DraftSaved(draft=draft, overlaps=overlaps)
 
 
 @transaction.atomic
-def draft_discard(*, evening: Evening) -> bool:
-    """扔掉: throw the evening's draft away. False when there was none."""
+def draft_discard(*, evening: Evening, correcting: int | None = None) -> bool:
+    """扔掉: throw the evening's draft away (`correcting`: that round's correction). False when
+    there was none."""
     evening = lock_evening(evening)
-    deleted, _ = RoundDraft.objects.filter(evening=evening).delete()
+    deleted, _ = RoundDraft.objects.filter(evening=evening, correcting=correcting).delete()
     return bool(deleted)

@@ -255,6 +255,7 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
     _apply(current, settlement, current.rules)
     current.confirmations.all().delete()  # what the seats confirmed is not what the round says now
+    RoundDraft.objects.filter(evening=evening, correcting=current.number).delete()  # ends 改这局 on every phone
     current.version += 1
     current.updated_at = timezone.now()
     current.save()
@@ -269,6 +270,7 @@ def round_delete(*, round: Round, expected_version: int | None = None, by: str =
     """删一局: remove a round; its whole content stays in the history (R42)."""
     evening, current = _locked_round(round, expected_version)
     before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
+    RoundDraft.objects.filter(evening=evening, correcting=current.number).delete()  # a draft never outlives its round
     current.delete()
     keep_evening_stats(evening)
     Change.objects.create(evening=evening, round_number=before["number"], kind=Change.DELETED,

@@ -6,11 +6,14 @@ rules fixed (R41); each write is one service call.
 from __future__ import annotations
 
 import uuid
+from functools import wraps
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -21,12 +24,14 @@ from ..entry.turned import carry_chickens
 from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
-from ..presentation import outcome_text, present
+from ..presentation import outcome_text, present, signed
 from ..presentation.changes import record_changes
 from ..scoring import RecordInvalid, ruleset_from_dict
+from ..services.drafts import SEEN_REFRESH
 from ..polls import answered_from_cache
 from .access import (
-    ME_SESSION_KEY, base_context, editing, live_round, me, pdf_response, private, refused, round_or_404,
+    ME_SESSION_KEY, RoundDeleted, base_context, editing, live_round, me, pdf_response, private, refused,
+    round_or_404,
 )
 from .limits import rate_limited
 
@@ -57,12 +62,20 @@ def _small_int(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
 
 
-def _save_draft(request, evening: Evening, *, changed: set[str] | None) -> services.DraftSaved:
-    """Save what this page posted into the evening's draft (录入中), merged per field."""
+def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=None,
+                correcting: int | None = None) -> services.DraftSaved:
+    """Save what this page posted (or `data`) into the evening's draft (录入中), merged per
+    field; `correcting`: into the draft of 改这局 on that round."""
     return services.draft_save(
-        evening=evening, values=draft_fields(request.POST), changed=changed,
+        evening=evening, values=draft_fields(request.POST if data is None else data), changed=changed,
         base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
-        by=me(request, evening), key=_idempotency_key(request), seat=_my_seat(request, evening))
+        by=me(request, evening), key=None if correcting is not None else _idempotency_key(request),
+        seat=_my_seat(request, evening), correcting=correcting)
+
+
+def _before_nets(round_: Round) -> list[str]:
+    """A stored round's net per seat as the bar shows it, for "+8 → +12" while it is corrected."""
+    return [signed(net) for net in round_.net]
 
 
 def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.SeatWord] | None:
@@ -88,9 +101,8 @@ def _proxy_seats(evening: Evening, mine: int | None) -> list[tuple[int, str]]:
     if mine is None:
         return []
     draft = selectors.evening_draft(evening=evening)
-    phones = draft.phones if draft else {}
     return [(seat, name) for seat, name in enumerate(selectors.evening_names(evening=evening))
-            if seat != mine and str(seat) not in phones]
+            if seat != mine and not (draft and draft.has_phone(seat))]
 
 
 def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
@@ -178,16 +190,25 @@ def round_preview(request, evening: Evening):
     The correction form asks with ?round=<number>: a correction is scored under the rules that
     round was stored with (R42), so its preview must be too, not under the evening's.
     """
-    rules = None
+    rules, round_ = None, None
     if "round" in request.GET:
         number = request.GET["round"]
         if not (number.isascii() and number.isdigit() and len(number) <= 9):  # no column overflow
             raise Http404
-        rules = round_or_404(evening, int(number)).rules
+        round_ = round_or_404(evening, int(number))
+        rules = round_.rules
     entry = _entry(evening, request.POST, rules=rules, live=True)
     result = present(entry.settlement) if entry.is_valid() else None
-    response = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
-    if rules is None and "draft_client" in request.POST:  # the new round's page: save into its draft
+    response = render(request, "calculator/partials/_entry_preview.html", {
+        "entry": entry, "result": result, "before_nets": _before_nets(round_) if round_ else None})
+    if round_ is not None and "draft_client" in request.POST:  # 改这局 together: save into its draft
+        changed = {n for n in request.POST.get("draft_changed", "").split(",") if n}
+        saved = _save_draft(request, evening, changed=changed, correcting=round_.number)
+        bar = render(request, "calculator/partials/_draft_bar.html", {
+            **base_context(request, evening), "oob": True, "saved": saved, "correcting": round_.number,
+            "notes": _overlap_notes(saved, selectors.evening_names(evening=evening))})
+        response.content += bar.content
+    elif rules is None and "draft_client" in request.POST:  # the new round's page: save into its draft
         changed = {n for n in request.POST.get("draft_changed", "").split(",") if n}
         saved = _save_draft(request, evening, changed=changed)
         bar = render(request, "calculator/partials/_draft_bar.html", {
@@ -199,17 +220,49 @@ def round_preview(request, evening: Evening):
     return response
 
 
+def _seen(view):
+    """Above the poll's cache: a poll from a phone that said whose it is (`me`, its seat) keeps
+    that seat present at the draft (`RoundDraft.has_phone`), even while every answer is a 204
+    from the cache. Written at most every few seconds per phone (`services.draft_seen`)."""
+
+    @wraps(view)
+    def wrapper(request, token, number=None, **kwargs):
+        seat = request.GET.get("me", "")
+        if (request.method == "GET" and seat.isascii() and seat.isdigit() and len(seat) == 1
+                and (number is None or number < 2**31)):  # a round number the column holds
+            seen_key = f"zhuoji-seen:{token[:64]}:{number}:{seat}"
+            now = timezone.now()
+            last = cache.get(seen_key)
+            if last is None or now - last >= SEEN_REFRESH:  # most polls: one cache read, no database
+                try:
+                    evening = selectors.evening_for_editing(token=token)
+                except Evening.DoesNotExist:  # the view answers its 404
+                    evening = None
+                if evening is not None and _my_seat(request, evening) == int(seat):  # its own 我是…, not just the address
+                    services.draft_seen(evening=evening, seat=int(seat), by=me(request, evening), correcting=number)
+                cache.set(seen_key, now, 60)
+        return view(request, token=token, **({"number": number} if number is not None else {}), **kwargs)
+
+    return wrapper
+
+
 @require_GET
+@_seen
 @answered_from_cache("draft", wrap_answer=private)
 @editing
-def round_draft(request, evening: Evening):
+def round_draft(request, evening: Evening, number: int | None = None):
     """The phones' poll while a round is entered together: the fields other pages changed
     since the version this page has (`since`), or 204 while the draft is at that version.
+    `number`: the poll of 改这局 on that round (below).
 
     JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"}};
     when the page's round is no longer being entered: {"recorded": number, "url"} if its key
     became a round (whatever draft is open now: that is the next round's), {"gone": true,
-    "deleted": number} if that round was deleted since, {"gone": true} if it was thrown away."""
+    "deleted": number} if that round was deleted since, {"gone": true} if it was thrown away.
+    A correction's poll, when its draft ended: {"recorded": number, "url"} when the round moved
+    past the page's `version` (saved), else {"gone": true, "url"} (thrown away, or the round deleted)."""
+    if number is not None:
+        return _correction_poll(request, evening, number)
     try:
         key = uuid.UUID(request.GET.get("key", ""))
     except ValueError:
@@ -235,11 +288,40 @@ def round_draft(request, evening: Evening):
                          "state": _draft_state(request, evening, draft)})
 
 
-def _draft_state(request, evening: Evening, draft) -> str:
+def _correction_poll(request, evening: Evening, number: int):
+    try:
+        round_ = round_or_404(evening, number)
+    except RoundDeleted:  # and its correction with it
+        return JsonResponse({"gone": True, "url": reverse("calculator:evening_detail", args=[evening.token])})
+    draft = selectors.correction_draft(evening=evening, number=number)
+    if draft is None:
+        url = reverse("calculator:evening_round", args=[evening.token, number])
+        if round_.version > _small_int(request.GET.get("version", "")):
+            return JsonResponse({"recorded": number, "url": url})
+        return JsonResponse({"gone": True, "url": url})
+    since = _small_int(request.GET.get("since", ""))
+    if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
+        return HttpResponse(status=204)
+    changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
+    names = selectors.evening_names(evening=evening)
+    return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
+                         "fields": {name: values for name, (values, _by) in changes.items()},
+                         "by": {name: by for name, (_values, by) in changes.items() if by},
+                         "words": {name: "：".join(field_words(name, values, names))
+                                   for name, (values, _by) in changes.items()},
+                         "state": _draft_state(request, evening, draft, round_=round_)})
+
+
+def _draft_state(request, evening: Evening, draft, *, round_: Round | None = None) -> str:
     """The live preview of the draft as the server holds it (each seat's progress, the net bar,
     the settlement) and every seat's 确认 / 有异议: the same out-of-band partials the preview
     answers, so that the poll that brings another phone's tiles or words brings the result too,
     without this phone asking for a preview of its own."""
+    if round_ is not None:  # 改这局: under the round's own rules, its stored nets beside the new ones
+        entry = _entry(evening, draft_data(draft.data), rules=round_.rules, live=True)
+        result = present(entry.settlement) if entry.is_valid() else None
+        return render(request, "calculator/partials/_entry_preview.html", {
+            "entry": entry, "result": result, "before_nets": _before_nets(round_)}).content.decode()
     entry = _entry(evening, draft_data(draft.data), live=True)
     result = present(entry.settlement) if entry.is_valid() else None
     preview = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
@@ -335,6 +417,7 @@ def round_detail(request, evening: Evening, number: int):
             "my_seat": _my_seat(request, evening),
             "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
             "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
+            "corrections": [(n, who) for n, who in selectors.corrections_open(evening=evening) if n == number],
         }
 
     return live_round(request, evening, number, context_of)
@@ -367,29 +450,55 @@ def round_what_if(request, evening: Evening, number: int):
 @require_http_methods(["GET", "POST"])
 @editing
 def round_edit(request, evening: Evening, number: int):
-    """改一局 (R42): the round form pre-filled, its bar showing the stored round's nets; a valid
-    submit shows before/after to confirm, and the bar the corrected nets."""
+    """改一局 (R42), together: opening it opens the round's correction draft, which every phone of
+    the table sees and edits as a new round's (merge per field, the poll); the bar shows each
+    seat's net before → after. 保存修改 stores it in one tap; 看看改了什么 shows before/after to
+    confirm first (and is the way without JavaScript). Either ends the draft for every phone."""
     if gone := _deleted_meanwhile(request, evening, number):
         return gone
     round_ = round_or_404(evening, number)
     version_form = VersionForm(request.POST or None, initial={"version": round_.version})
     names = selectors.evening_names(evening=evening)
-    data, carried = None, []
+    data, carried, draft = None, [], None
     if request.method == "POST":  # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
         data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
-    entry = _entry(evening, data, rules=round_.rules, initial=round_.record)
+        key, draft_version = _idempotency_key(request), _small_int(request.POST.get("draft_base", ""))
+    else:
+        draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening),
+                                    correcting=number)
+        data = draft_data(draft.data) if draft.data else None
+        key, draft_version = draft.idempotency_key, draft.version
+    entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=draft is not None)
     based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
     if request.method == "POST" and based_on != round_.version:
         return _conflict(request, evening, number)
+    if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
+        try:
+            services.round_correct(round=round_, record=entry.record, expected_version=based_on,
+                                   by=me(request, evening))
+        except services.RoundVersionConflict:
+            return _conflict(request, evening, number)
+        except RecordInvalid as invalid:
+            messages.error(request, "; ".join(p.message for p in invalid.problems))
+        else:
+            messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
+            return redirect("calculator:evening_round", token=evening.token, number=number)
     if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
         result = present(entry.settlement) if entry.is_valid() else None
     else:
         result = present(selectors.stored_settlement(round_))
     context = {**base_context(request, evening), "round": round_, "entry": entry, "result": result,
-               "hidden_fields": [("version", based_on)], "carried": carried,
+               "hidden_fields": [("version", based_on), ("idempotency_key", key or ""), ("draft_base", draft_version),
+                                 ("draft_client", uuid.uuid4().hex[:16])],
+               "carried": carried, "before_nets": _before_nets(round_) if entry.is_bound else None,
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
                "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
-               + f"?round={number}"}
+               + f"?round={number}",
+               "draft_url": reverse("calculator:evening_round_correction_draft", args=[evening.token, number])
+               + f"?version={based_on}",
+               "my_seat": _my_seat(request, evening)}
+    if request.method == "POST" and key is not None:  # what this phone sent is the table's correction too
+        _save_draft(request, evening, changed=None, data=data, correcting=number)
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
@@ -402,6 +511,17 @@ def round_edit(request, evening: Evening, number: int):
         })
     response = render(request, "calculator/evening/round_edit.html", context)
     return refused(response) if request.method == "POST" and not entry.is_valid() else response
+
+
+@require_POST
+@editing
+def round_edit_discard(request, evening: Evening, number: int):
+    """不改了: throw 改这局 away for every phone; the round stays as stored."""
+    if services.draft_discard(evening=evening, correcting=number):
+        messages.info(request, _("第{number}局没有改，还是原来的样子。").format(number=number))
+    if Round.objects.filter(evening=evening, number=number).exists():
+        return redirect("calculator:evening_round", token=evening.token, number=number)
+    return redirect("calculator:evening_detail", token=evening.token)
 
 
 def _deleted_meanwhile(request, evening: Evening, number: int) -> HttpResponse | None:

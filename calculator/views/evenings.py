@@ -87,7 +87,7 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
     version = str(selectors.evening_version(evening=evening))  # before the board: a change in between is re-sent
     version += f".{selectors.evening_words_version(evening=evening)}"  # the list marks 确认 / 有异议
     if with_draft:
-        version += f".{selectors.draft_version(evening=evening)}"
+        version += f".{selectors.draft_version(evening=evening)}.{selectors.corrections_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
     board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
@@ -96,6 +96,7 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
                "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
     if with_draft:
         context["draft"] = _draft_summary(evening)
+        context["corrections"] = selectors.corrections_open(evening=evening)
     if request.htmx:
         return render(request, "calculator/partials/_evening_live.html", context)
     return render(request, page, context)

@@ -8,6 +8,8 @@
  *   fills it in, except where this page has typed something not yet saved: that stays, and the
  *   page says "小李 也改了翻牌：6条". A page that said who it is (data-my-seat) puts its own
  *   seat's card first, its tile keyboard open while the hand is empty.
+ *   With [data-correction] it is 改这局 on a stored round, shared the same way: when another phone
+ *   saves or throws the correction away, this page stops and says so, with a link to the round.
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
  *   and brings it back when the page is opened afresh (data-fresh="1").
  * - [data-warn-unsaved]: a correction asks before the page is left with changes not submitted.
@@ -83,6 +85,9 @@
     var inFlight = 0;
     var applying = false, polling = false, stopped = false, submitting = false;
     var told = null;         // the key whose end this page has said already
+    var correction = root.hasAttribute("data-correction");
+    var mine = root.getAttribute("data-my-seat");  // sent with the poll: this phone is still at the table
+    if (correction) openAtProblem(form);
 
     /* How many fields this page holds that the server does not yet: tests and CSS can see it. */
     function showPending() {
@@ -102,21 +107,21 @@
       baseInput.value = String(version);
     }
 
-    function stop(number, href) {
+    function stop(number, href, words) {
       stopped = true;
       dirty = {};
       showPending();
       root.classList.add("is-recorded");
-      if (number) {
+      if (number || words) {
         var bar = document.getElementById("draft-bar");
         if (bar && !bar.hasAttribute("data-draft-recorded")) {
-          bar.setAttribute("data-draft-recorded", number);
+          bar.setAttribute("data-draft-recorded", number || "");
           bar.innerHTML = "";
           var text = document.createElement("p");
           text.className = "draft-done";
           var link = document.createElement("a");
           link.href = href;
-          link.textContent = root.getAttribute("data-recorded-text").replace("{n}", number);
+          link.textContent = words || root.getAttribute("data-recorded-text").replace("{n}", number);
           text.appendChild(link);
           bar.appendChild(text);
         }
@@ -130,7 +135,7 @@
       var key = bar.getAttribute("data-draft-key");
       if (key && keyInput.value !== key) { keyInput.value = key; setSeen(0); }
       each(bar.querySelectorAll("[data-draft-notes] li"), function (li) { note(li.textContent); li.remove(); });
-      if (bar.hasAttribute("data-draft-recorded")) stop();
+      if (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended")) stop();
     }
 
     form.addEventListener("input", function (event) {
@@ -169,6 +174,7 @@
     function apply(data) {
       if (!data || stopped) return;
       if (data.recorded) { stop(data.recorded, data.url); return; }
+      if (data.gone && correction) { stop(null, data.url, root.getAttribute("data-gone-text")); return; }  // thrown away: for every phone
       if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one, and it says so
         if (data.deleted && told !== keyInput.value) note(root.getAttribute("data-deleted-text").replace("{n}", data.deleted));
         else if (saved) note(root.getAttribute("data-gone-text"));
@@ -252,7 +258,7 @@
     function poll() {
       if (stopped || polling || document.visibilityState !== "visible") return;
       polling = true;
-      var query = "?since=" + seen + "&client=" + encodeURIComponent(client) + "&key=" + encodeURIComponent(keyInput.value);
+      var query = (url.indexOf("?") < 0 ? "?" : "&") + "since=" + seen + (mine ? "&me=" + mine : "") + "&client=" + encodeURIComponent(client) + "&key=" + encodeURIComponent(keyInput.value);
       fetch(url + query, { credentials: "same-origin", cache: "no-store" })
         .then(function (response) { network(true); return response.status === 204 ? null : response.json(); })
         .then(apply)
@@ -273,7 +279,6 @@
       if (!submitting && !stopped && Object.keys(dirty).length) { event.preventDefault(); event.returnValue = ""; }
     });
 
-    var mine = root.getAttribute("data-my-seat");
     var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
     if (card) {
       var first = form.querySelector("[data-seat-card], .settings-card");
@@ -318,13 +323,17 @@
 
   /* -- a correction: ask before leaving with changes not submitted --------------------------- */
 
-  function warn(root) {
-    var form = root.querySelector("form[data-round-form]");
-    if (!form) return;
-    // A correction sent back with problems opens at the first of them, not at the top of the form.
+  /* A correction sent back with problems opens at the first of them, not at the top of the form. */
+  function openAtProblem(form) {
     var problems = form.querySelector(".net-bar a.net-problems");
     var first = problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
     if (first) first.scrollIntoView({ block: "center" });
+  }
+
+  function warn(root) {
+    var form = root.querySelector("form[data-round-form]");
+    if (!form) return;
+    openAtProblem(form);
     var changed = false, submitting = false;
     form.addEventListener("input", function () { changed = true; });
     form.addEventListener("submit", function () { submitting = true; });

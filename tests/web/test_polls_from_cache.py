@@ -105,3 +105,30 @@ def test_a_page_load_with_the_same_query_is_never_a_cached_204(client):
     since = polled_version(client.get(address).content.decode(), address)
     assert client.get(address, {"since": since}, **HTMX).status_code == 204
     assert client.get(address, {"since": since}).status_code == 200  # not htmx: the whole page
+
+
+def test_a_named_phone_polling_is_kept_present_without_moving_the_cached_answer(client, django_assert_num_queries):
+    """Issue 19: the poll keeps the phone's seat present (代按 waits for a phone that left), at
+    most one write every few seconds, which moves neither the draft's version nor what the other
+    phones' polls are answered from."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    cache.clear()
+    evening = make_evening()
+    client.post(url("evening_me", evening), {"seat": "1"})
+    mine = open_round(client, evening)
+    poll = {"since": 0, "client": mine["draft_client"], "key": mine["idempotency_key"], "me": "1"}
+    assert client.get(url("evening_round_draft", evening), poll).status_code == 204
+    with django_assert_num_queries(0):
+        assert client.get(url("evening_round_draft", evening), poll).status_code == 204
+    later = timezone.now() + timedelta(seconds=25)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        assert client.get(url("evening_round_draft", evening), poll).status_code == 204  # seen: written
+        with django_assert_num_queries(0):  # the answer itself still came from the cache
+            assert client.get(url("evening_round_draft", evening), poll).status_code == 204
+    draft = selectors.evening_draft(evening=evening)
+    assert draft.version == 0 and draft.has_phone(1, now=later + timedelta(seconds=29))

@@ -1,0 +1,239 @@
+"""改这局 together (issue 19, point 2): opening it opens the round's correction draft, which every
+phone sees and edits like a new round's (merge per field, the poll, the before → after nets);
+保存修改 stores it in one tap from any phone and ends it for all, so does 不改了; the way without
+JavaScript (看看改了什么, 确认修改) still works and ends it too. And a phone's presence at a draft
+expires when its poll stops (代按 becomes possible for that seat)."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from calculator import selectors, services
+from calculator.models import Evening, Round, RoundDraft
+from tests.factories import example_record, make_evening
+from tests.round_form_data import record_to_post_data
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, evening: Evening, *args) -> str:
+    return reverse(f"calculator:{name}", args=[evening.token, *args])
+
+
+def hidden(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+
+
+def say_who(client: Client, evening: Evening, seat: int) -> Client:
+    client.post(url("evening_me", evening), {"seat": str(seat)})
+    return client
+
+
+def open_edit(client: Client, evening: Evening, number: int = 1) -> dict:
+    """Open 改这局 as a phone does; the hidden fields its form posts back."""
+    page = client.get(url("evening_round_edit", evening, number)).content.decode()
+    return {name: hidden(page, name) for name in ("version", "idempotency_key", "draft_base", "draft_client")}
+
+
+def edited(record: dict, form: dict, changed: str = "", **extra) -> dict:
+    """The correction form as its page posts it (the stored meld rows are initial rows)."""
+    data = record_to_post_data(record)
+    for seat, held in enumerate(record["seats"]):
+        data[f"seat{seat}-melds-INITIAL_FORMS"] = str(len(held.get("melds", [])))
+    data.update(form)
+    data["draft_changed"] = changed
+    data.update(extra)
+    return data
+
+
+def poll(client: Client, evening: Evening, form: dict, *, since: int | None = None, number: int = 1, **extra):
+    query = {"since": since if since is not None else form["draft_base"], "client": form["draft_client"],
+             "key": form["idempotency_key"], "version": form["version"], **extra}
+    return client.get(url("evening_round_correction_draft", evening, number), query)
+
+
+def stored_e1(evening: Evening) -> Round:
+    round_ = services.round_record(evening=evening, record=example_record("E1"))  # turned 5万
+    services.round_confirm(round=round_, seat=2, verdict="disputed", note="翻牌不对", phone_seat=2)
+    return round_
+
+
+def test_every_phone_sees_and_edits_the_same_correction_and_one_tap_saves_it_for_all(client):
+    evening = make_evening()
+    stored_e1(evening)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    form = open_edit(wang, evening)
+    draft = selectors.correction_draft(evening=evening, number=1)
+    assert draft is not None and str(draft.idempotency_key) == form["idempotency_key"]
+    assert selectors.evening_draft(evening=evening) is None  # not the next round's draft
+    # the others see that round 1 is being corrected, by whom, and can join
+    for page in (zhen.get(url("evening_detail", evening)), zhen.get(url("evening_round", evening, 1))):
+        assert re.search(r'data-correcting="1".*?第1局正在改（老王）.*?一起改', page.content.decode(), re.S)
+
+    other = open_edit(zhen, evening)
+    assert other["idempotency_key"] == form["idempotency_key"]
+    assert poll(zhen, evening, other).status_code == 204
+
+    fixed = {**example_record("E1"), "turned": "8m"}
+    preview = wang.post(url("evening_round_preview", evening) + "?round=1",
+                        edited(fixed, form, changed="turned"), **HTMX).content.decode()
+    assert 'id="draft-bar"' in preview and "data-net-before" in preview
+    answer = poll(zhen, evening, other).json()
+    assert answer["fields"]["turned"] == ["8m"] and answer["by"]["turned"] == "老王"
+    assert answer["words"]["turned"] == "翻牌：8万"
+    assert "data-net-before" in answer["state"] and 'id="round-' not in answer["state"]
+    nets = re.findall(r"<s>([^<]*)</s> →", answer["state"])
+    assert len(nets) == 4  # every seat's net before → after
+    page = zhen.get(url("evening_round_edit", evening, 1)).content.decode()  # a reload, or a third phone
+    assert re.search(r'<option value="8m" selected>', page) and "data-net-before" in page
+
+    saved = zhen.post(url("evening_round_edit", evening, 1), edited(fixed, other, save="1"))
+    assert saved.status_code == 302 and saved["Location"] == url("evening_round", evening, 1)
+    round_ = Round.objects.get(evening=evening)
+    assert round_.record["turned"] == "8m" and round_.version == 2
+    assert not RoundDraft.objects.filter(evening=evening).exists()  # ended for every phone
+    ended = poll(wang, evening, form).json()
+    assert ended == {"recorded": 1, "url": url("evening_round", evening, 1)}
+    detail = wang.get(url("evening_round", evening, 1)).content.decode()
+    assert "第1局改过了：翻牌：5万 → 8万" in detail and "请再确认" in detail
+    assert "还没确认：老王、小李、阿珍、张哥" in detail
+    assert "阿珍</b> 有异议：翻牌不对" in re.search(r'<details class="earlier-words".*?</details>', detail, re.S).group(0)
+    assert "正在改" not in detail
+
+
+def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(client):
+    evening = make_evening()
+    stored_e1(evening)
+    form = open_edit(client, evening)
+    services.draft_discard(evening=evening, correcting=1)
+    fixed = {**example_record("E1"), "turned": "8m"}
+    bar = client.post(url("evening_round_preview", evening) + "?round=1",
+                      edited(fixed, form, changed="turned"), **HTMX).content.decode()
+    assert "data-draft-ended" in bar and "已经在别的手机上保存或扔掉了" in bar
+    assert not RoundDraft.objects.filter(evening=evening).exists()
+    assert poll(client, evening, form).json() == {"gone": True, "url": url("evening_round", evening, 1)}
+
+
+def test_throwing_the_correction_away_ends_it_for_every_phone_and_keeps_the_round(client):
+    evening = make_evening()
+    stored_e1(evening)
+    form = open_edit(client, evening)
+    fixed = {**example_record("E1"), "turned": "8m"}
+    client.post(url("evening_round_preview", evening) + "?round=1", edited(fixed, form, changed="turned"), **HTMX)
+    response = client.post(url("evening_round_edit_discard", evening, 1))
+    assert response.status_code == 302 and response["Location"] == url("evening_round", evening, 1)
+    assert Round.objects.get().record["turned"] == "5m" and Round.objects.get().version == 1
+    assert not RoundDraft.objects.filter(evening=evening).exists()
+    assert poll(Client(), evening, form).json()["gone"] is True
+    assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()
+
+
+def test_without_javascript_the_two_step_correction_still_works_and_ends_the_draft(client):
+    evening = make_evening()
+    stored_e1(evening)
+    form = open_edit(client, evening)
+    fixed = {**example_record("E1"), "turned": "8m"}
+    page = client.post(url("evening_round_edit", evening, 1), edited(fixed, form)).content.decode()
+    assert "确认修改" in page and "小李 打出的鸡里的 6万 翻牌改了以后不是鸡了" in page
+    assert selectors.correction_draft(evening=evening, number=1).data["turned"] == ["8m"]  # the table sees it
+    record = re.search(r'name="record" value="([^"]*)"', page).group(1)
+    response = client.post(url("evening_round_edit_confirm", evening, 1),
+                           {"record": record.replace("&quot;", '"'), "version": "1"})
+    assert response.status_code == 302
+    assert Round.objects.get().record["turned"] == "8m"
+    assert not RoundDraft.objects.filter(evening=evening).exists()
+
+
+def test_deleting_the_round_ends_its_correction(client):
+    evening = make_evening()
+    round_ = stored_e1(evening)
+    form = open_edit(client, evening)
+    services.round_delete(round=round_)
+    assert not RoundDraft.objects.filter(evening=evening).exists()
+    assert poll(client, evening, form).json() == {"gone": True, "url": url("evening_detail", evening)}
+
+
+def test_a_correction_with_a_problem_saves_nothing(client):
+    evening = make_evening()
+    stored_e1(evening)
+    form = open_edit(client, evening)
+    broken = example_record("E1")
+    broken["seats"][3]["concealed"] = "19m"
+    response = client.post(url("evening_round_edit", evening, 1), edited(broken, form, save="1"))
+    assert response.status_code == 400 and "还有" in response.content.decode()
+    assert Round.objects.get().version == 1
+
+
+# -- a phone's presence expires ------------------------------------------------------------------
+
+
+def test_a_phone_that_stopped_polling_no_longer_holds_its_seat_so_another_may_press_for_it(client):
+    cache.clear()
+    evening = make_evening()
+    wang, li = say_who(Client(), evening, 0), say_who(Client(), evening, 1)
+    start = timezone.now()
+    with mock.patch("django.utils.timezone.now", return_value=start):
+        page = wang.get(url("evening_round_new", evening)).content.decode()
+        li_page = li.get(url("evening_round_new", evening)).content.decode()
+    key, client_id = hidden(page, "idempotency_key"), hidden(li_page, "draft_client")
+    draft = selectors.evening_draft(evening=evening)
+    assert draft.has_phone(1, now=start + timedelta(seconds=29))
+    assert not draft.has_phone(1, now=start + timedelta(seconds=31))  # 30 s unseen: left
+
+    def li_polls(at):
+        with mock.patch("django.utils.timezone.now", return_value=at):
+            return li.get(url("evening_round_draft", evening),
+                          {"since": "0", "client": client_id, "key": key, "me": "1"})
+
+    assert li_polls(start + timedelta(seconds=25)).status_code == 204  # still at the table: seen again
+    later = start + timedelta(seconds=50)
+    assert selectors.evening_draft(evening=evening).has_phone(1, now=later)
+    assert selectors.evening_draft(evening=evening).version == 0  # being seen is no change to the round
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        proxy = wang.get(url("evening_round_new", evening)).content.decode()
+    assert "小李" not in re.search(r'<select id="proxy-seat".*?</select>', proxy, re.S).group(0)
+
+    gone = start + timedelta(seconds=60)  # 小李's phone went away after its poll at 25 s
+    assert not selectors.evening_draft(evening=evening).has_phone(1, now=gone)
+    with mock.patch("django.utils.timezone.now", return_value=gone):
+        proxy = wang.get(url("evening_round_new", evening)).content.decode()
+    assert "小李" in re.search(r'<select id="proxy-seat".*?</select>', proxy, re.S).group(0)
+    with mock.patch("django.utils.timezone.now", return_value=gone):
+        services.draft_confirm(evening=evening, seat=1, verdict="confirmed", by="老王", phone_seat=0,
+                               settled={"turned": "5m"})
+    assert selectors.evening_draft(evening=evening).confirmations["1"]["by"] == "老王"
+
+
+def test_a_poll_claiming_another_seat_does_not_make_it_present(client):
+    cache.clear()
+    evening = make_evening()
+    say_who(client, evening, 0)
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    client.get(url("evening_round_draft", evening), {"since": "0", "client": "x", "me": "3",
+                                                     "key": hidden(page, "idempotency_key")})
+    assert "3" not in selectors.evening_draft(evening=evening).phones
+
+
+def test_a_glance_at_the_correction_that_was_left_does_not_stay_on_the_evening_page(client):
+    evening = make_evening()
+    stored_e1(evening)
+    open_edit(client, evening)  # a phone that never said who it is: nobody to name, nothing changed
+    assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()
+    start = timezone.now()
+    with mock.patch("django.utils.timezone.now", return_value=start):
+        form = open_edit(say_who(Client(), evening, 2), evening)
+        assert "第1局正在改（阿珍）" in client.get(url("evening_detail", evening)).content.decode()
+    with mock.patch("django.utils.timezone.now", return_value=start + timedelta(seconds=40)):
+        assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()  # 阿珍 left
+        fixed = {**example_record("E1"), "turned": "8m"}
+        client.post(url("evening_round_preview", evening) + "?round=1", edited(fixed, form, changed="turned"), **HTMX)
+        assert "第1局正在改" in client.get(url("evening_detail", evening)).content.decode()  # work not yet saved

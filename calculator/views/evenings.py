@@ -26,7 +26,8 @@ from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
 from .access import (
-    ME_SESSION_KEY, base_context, editing, live_round, pdf_response, private, reading, refused, round_or_404,
+    ME_SESSION_KEY, base_context, editing, evening_state, live_round, pdf_response, private, reading, refused,
+    round_or_404, unless_unchanged,
 )
 from .limits import rate_limited
 
@@ -88,15 +89,21 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
         version += f".{selectors.draft_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
-    board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
-    context = {**context, "board": board, "version": version,
-               "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules)),
-               "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
-    if with_draft:
-        context["draft"] = _draft_summary(evening)
+
+    def draw(template: str) -> HttpResponse:
+        board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
+        drawn = {**context, "board": board, "version": version,
+                 "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules)),
+                 "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
+        if with_draft:
+            drawn["draft"] = _draft_summary(evening)
+        return render(request, template, drawn)
+
     if request.htmx:
-        return render(request, "calculator/partials/_evening_live.html", context)
-    return render(request, page, context)
+        return draw("calculator/partials/_evening_live.html")
+    # Reopened and unchanged: a 304. What the page shows of this phone (我是…) is in `context`.
+    state = (*evening_state(evening), version, context.get("me", ""))
+    return unless_unchanged(request, state, lambda: draw(page))
 
 
 @require_GET

@@ -104,6 +104,12 @@ def once_per_state(key: str, job, *args) -> Any:
     if cache.get(f"{key}:failed"):
         return Pending(failed=True)
     if _claim(key):
+        # A task for this state may have finished between the look above and the claim (it
+        # stores its result, then frees the claim): look again before queuing a second one.
+        found = cache.get(key)
+        if found is not None:
+            cache.delete(f"{key}:claimed")
+            return found
         job.enqueue(*args, claimed=key)
         found = cache.get(key)
         if found is not None:

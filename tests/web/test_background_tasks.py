@@ -161,3 +161,36 @@ def test_two_phones_asking_at_the_same_moment_queue_one_render(db_tasks, monkeyp
         phone.join(60)
     assert answers == [202, 202]
     assert DBTaskResult.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_render_that_finishes_while_a_phone_claims_is_not_queued_again(client, db_tasks, monkeypatch):
+    """The worker stores its result and then frees the claim: a phone that looked before the
+    result was there and claims after the claim was freed gets that result, not a second task."""
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    assert client.get(report_url(evening)).status_code == 202
+    real_claim = tasks._claim
+
+    def worker_finishes_first(key):
+        run_worker()  # between this phone's look and its claim
+        return real_claim(key)
+
+    monkeypatch.setattr(tasks, "_claim", worker_finishes_first)
+    monkeypatch.setattr(tasks.cache, "get", _first_miss(tasks.cache.get, tasks.report_key(evening, "zh-hans")))
+    response = client.get(report_url(evening, follow=True))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    assert DBTaskResult.objects.count() == 1
+
+
+def _first_miss(get, key):
+    """cache.get that misses `key` once (the look before the worker stored it), then sees it."""
+    missed = []
+
+    def looking(asked, *args, **kwargs):
+        if asked == key and not missed:
+            missed.append(asked)
+            return None
+        return get(asked, *args, **kwargs)
+
+    return looking

@@ -291,7 +291,7 @@ def _generating(request, pending: tasks.Pending, template: str, context: dict) -
     refresh: no JS needed); 503 for a minute after a render failed."""
     context = {**context, "pending": pending, "refresh_seconds": GENERATING_REFRESH_SECONDS}
     response = render(request, template, context, status=503 if pending.failed else 202)
-    response["Retry-After"] = str(GENERATING_REFRESH_SECONDS)
+    response["Retry-After"] = str(tasks.FAILED_SECONDS if pending.failed else GENERATING_REFRESH_SECONDS)
     return response
 
 

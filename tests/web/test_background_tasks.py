@@ -71,7 +71,7 @@ def test_a_render_that_fails_says_so_and_does_not_loop(client, monkeypatch):
     monkeypatch.setattr(report_pdf, "render_report_pdf", broken)
     response = client.get(report_url(evening, follow=True))
     assert response.status_code == 503 and "这次没能生成" in response.content.decode()
-    assert refresh_seconds(response) is None  # no refresh into the same failure every 2 s
+    assert refresh_seconds(response) is None and response["Retry-After"] == "60"  # not into the same failure every 2 s
     monkeypatch.undo()
     assert client.get(report_url(evening, follow=True)).status_code == 503  # for a minute, not at once again
 

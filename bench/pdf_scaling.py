@@ -4,7 +4,7 @@ part (selectors + Django template) and WeasyPrint's (layout + PDF).
     .venv/bin/python -m bench.pdf_scaling [--quick] [--json FILE]
 
 Evenings are seeded through the services (bench/seed.py) in a temp SQLite database with the
-production settings (bench/site.py). For each, the view's own context (`_report_context`) is
+production settings (bench/site.py). For each, the view's own context (`calculator.pdf.report_context`) is
 built and rendered to HTML, then WeasyPrint writes the PDF; CPU time of this thread, the best of
 2 runs (1 with --quick, which also stops at 100 rounds). "Linear" means the per-round figure
 stays flat as the evening grows.
@@ -33,7 +33,7 @@ def _measure(sizes: list[int], repeats: int) -> list[dict]:
     from bench.seed import seed
     from calculator.models import Evening
     from calculator.pdf import BASE_URL, StaticFileFetcher
-    from calculator.views.evenings import _report_context
+    from calculator.pdf import report_context
 
     translation.activate("zh-hans")
     rows = []
@@ -42,7 +42,7 @@ def _measure(sizes: list[int], repeats: int) -> list[dict]:
         ours, theirs = [], []
         for _ in range(repeats):
             start = time.thread_time()
-            html = render_to_string("calculator/pdf/evening_report.html", _report_context(evening))
+            html = render_to_string("calculator/pdf/evening_report.html", report_context(evening))
             middle = time.thread_time()
             pdf = HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFileFetcher()).write_pdf()
             ours.append(middle - start)

@@ -198,6 +198,21 @@ else:
 POLL_ANSWERS_FROM_CACHE = env_bool("DJANGO_POLL_CACHE", bool(os.environ.get("REDIS_URL") or
                                                               os.environ.get("DJANGO_CACHE_DIR") or DEBUG))
 
+# -- Heavy work off the request path (calculator/tasks.py; docs/WEB.md, "The worker") ----------
+# The report PDF and the whole-evening what-if are Django tasks (django-tasks), made once per state
+# of an evening and kept in the cache. By default they run at once inside the request that first
+# asks (ImmediateBackend): `bin/run` stays one command. ZHUOJI_TASKS=db queues them in the database
+# for `manage.py db_worker` and the pages say 正在生成… until the result is in; the worker writes
+# into the cache the app servers read, so that needs REDIS_URL or DJANGO_CACHE_DIR.
+INSTALLED_APPS += ["django_tasks", "django_tasks_db"]  # its table exists either way: switching needs no migration
+ZHUOJI_TASKS = os.environ.get("ZHUOJI_TASKS", "immediate").strip().lower()
+if ZHUOJI_TASKS not in {"immediate", "db"}:
+    raise ImproperlyConfigured("ZHUOJI_TASKS is 'immediate' (the default) or 'db'.")
+if ZHUOJI_TASKS == "db" and CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    raise ImproperlyConfigured("ZHUOJI_TASKS=db needs a cache the worker shares: set REDIS_URL or DJANGO_CACHE_DIR.")
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend" if ZHUOJI_TASKS == "db"
+                     else "django_tasks.backends.immediate.ImmediateBackend"}}
+
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 LANGUAGE_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)

@@ -4,12 +4,20 @@ page of it private; the helpers below are what every evening view shares.
 """
 from __future__ import annotations
 
-from functools import wraps
+import hashlib
+import json
+from collections.abc import Callable
+from functools import cache, wraps
+from pathlib import Path
 
+from django.conf import settings
+from django.contrib.messages import get_messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
 
 from .. import selectors
 from ..models import Evening, Round, Table
@@ -183,3 +191,57 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# -- validators: a reopened page that has not changed is a 304 ---------------------------------
+
+
+@cache
+def release() -> str:
+    """Names this copy of the app (its code, templates, translations and static files), so that a
+    deploy never answers 304 for a page the new templates would draw differently."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for folder, pattern in (("calculator", "*.py"), ("templates", "*"), ("locale", "*.mo"), ("static", "*")):
+        for path in sorted((base / folder).rglob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def page_etag(request, state: tuple) -> str | None:
+    """An ETag for a whole evening page: `state` (the evening's versions, as the view reads them)
+    and everything else the page shows that is not in its address: this browser's CSRF cookie
+    (the forms carry a token made from it: another phone, or this one after its cookie changed,
+    never gets this copy), whose phone it is (我是…), the language and the release. None — no
+    validator, no 304 — for an htmx request (the polls answer 204 themselves) or while a message
+    waits to be shown (a 304 would keep it from the page)."""
+    if request.htmx or len(get_messages(request)):
+        return None
+    seen = [release(), request.resolver_match.view_name if request.resolver_match else "", request.get_full_path(),
+            get_language(), request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""), list(state)]
+    return quote_etag(hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest()[:32])
+
+
+def unless_unchanged(request, state: tuple, draw: Callable[[], HttpResponse]) -> HttpResponse:
+    """304 Not Modified when the browser's copy of this page (If-None-Match) is still what `draw`
+    would give; else the page, with its ETag."""
+    etag = page_etag(request, state) if request.method == "GET" else None
+    if etag is None:
+        return draw()
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        return unchanged
+    response = draw()
+    if response.status_code == 200:
+        response["ETag"] = etag
+    return response
+
+
+def evening_state(evening: Evening) -> tuple:
+    """What any page of the evening may show, as versions: its own fields, the names, the
+    rounds, the seats' words, the payments and the draft being entered."""
+    return (evening.title, evening.rules_name, evening.rules, str(evening.stake),
+            str(evening.table) if evening.table_id else "", selectors.evening_names(evening=evening), selectors.evening_report_version(evening=evening),
+            selectors.draft_version(evening=evening))

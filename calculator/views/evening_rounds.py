@@ -30,8 +30,8 @@ from ..scoring import RecordInvalid, ruleset_from_dict
 from ..services.drafts import SEEN_REFRESH
 from ..polls import answered_from_cache
 from .access import (
-    ME_SESSION_KEY, RoundDeleted, base_context, editing, live_round, me, pdf_response, private, refused,
-    round_or_404,
+    ME_SESSION_KEY, RoundDeleted, base_context, editing, evening_state, live_round, me, pdf_response, private,
+    refused, round_or_404, unless_unchanged,
 )
 from .limits import rate_limited
 
@@ -135,6 +135,17 @@ def round_new(request, evening: Evening):
     becomes one round. A refused submit keeps what it held in the draft."""
     if request.method == "GET":
         draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening))
+        # Reopened and nothing changed (the draft as this phone last drew it, the rounds, the
+        # seats' words and phones): a 304, without drawing the form again.
+        state = (*evening_state(evening), draft.pk, str(draft.idempotency_key), draft.version,
+                 draft.confirmations, draft.phones, me(request, evening), _my_seat(request, evening))
+        return unless_unchanged(request, state, lambda: _round_form(request, evening, draft))
+    return _round_form(request, evening, None)
+
+
+def _round_form(request, evening: Evening, draft) -> HttpResponse:
+    """round_new's form: drawn from the evening's draft (`draft`, on a GET) or the POST."""
+    if draft is not None:
         entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
         key, version = draft.idempotency_key, draft.version
     else:

@@ -7,29 +7,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, StreamingHttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import selectors, services
+from .. import selectors, services, tasks
 from ..entry.draft import SeatProgress, draft_progress
 from ..forms import EveningForm, ImportForm, MeForm, PaidForm, WhatIfForm
 from ..models import Evening
-from ..pdf import render_pdf, report_rounds
 from ..polls import answered_from_cache
 from ..presentation import present, rules_url
 from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
 from .access import (
-    ME_SESSION_KEY, base_context, editing, live_round, pdf_response, private, reading, refused, round_or_404,
+    ME_SESSION_KEY, base_context, editing, evening_state, live_round, pdf_response, private, reading, refused,
+    round_or_404, unless_unchanged,
 )
 from .limits import rate_limited
 
@@ -90,16 +88,22 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
         version += f".{selectors.draft_version(evening=evening)}.{selectors.corrections_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
-    board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
-    context = {**context, "board": board, "version": version,
-               "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules)),
-               "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
-    if with_draft:
-        context["draft"] = _draft_summary(evening)
-        context["corrections"] = selectors.corrections_open(evening=evening)
+
+    def draw(template: str) -> HttpResponse:
+        board = selectors.evening_board(evening=evening, page=request.GET.get("page"))
+        drawn = {**context, "board": board, "version": version,
+                 "what_if": WhatIfForm(current=ruleset_from_dict(evening.rules)),
+                 "ask_again": selectors.rounds_to_confirm_again(evening=evening)}
+        if with_draft:
+            drawn["draft"] = _draft_summary(evening)
+            drawn["corrections"] = selectors.corrections_open(evening=evening)
+        return render(request, template, drawn)
+
     if request.htmx:
-        return render(request, "calculator/partials/_evening_live.html", context)
-    return render(request, page, context)
+        return draw("calculator/partials/_evening_live.html")
+    # Reopened and unchanged: a 304. What the page shows of this phone (我是…) is in `context`.
+    state = (*evening_state(evening), version, context.get("me", ""))
+    return unless_unchanged(request, state, lambda: draw(page))
 
 
 @require_GET
@@ -188,7 +192,9 @@ def follow_round_what_if(request, evening: Evening, number: int):
 def _what_if(request, evening: Evening, context: dict) -> HttpResponse:
     form = WhatIfForm(request.GET, current=ruleset_from_dict(evening.rules))
     rules = form.rules()
-    sides = selectors.evening_what_if(evening=evening, rules=rules) if rules else None
+    sides = tasks.evening_what_if_sides(evening, rules) if rules else None
+    if isinstance(sides, tasks.Pending):
+        return _generating(request, sides, "calculator/evening/what_if.html", {**context, "form": form})
     return render(request, "calculator/evening/what_if.html", {**context, "form": form, "sides": sides})
 
 
@@ -271,50 +277,39 @@ def evening_history(request, evening: Evening):
     return render(request, "calculator/evening/history.html", context)
 
 
-# WeasyPrint's time grows faster than the rounds (200 rounds ≈ 2 s, 1,000 ≈ 20 s), and the
-# read-only address may ask: the report prints at most this much, the latest first kept. A long
-# Saturday is 60–100 rounds; all of any evening is in its export.
-MAX_REPORT_ROUNDS = 300
-MAX_REPORT_CHANGES = 600
-REPORT_CACHE_SECONDS = 7 * 24 * 3600
-
-
-def _report_context(evening: Evening) -> dict:
-    rounds = report_rounds(evening=evening, latest=MAX_REPORT_ROUNDS)
-    history = selectors.evening_history(evening=evening)
-    return {
-        "evening": evening,
-        "board": selectors.evening_board(evening=evening),
-        "rounds": rounds,
-        "rounds_left_out": selectors.evening_rounds_queryset(evening=evening).count() - len(rounds),
-        "settle": selectors.evening_settle_up(evening=evening),
-        "history": history[:MAX_REPORT_CHANGES],
-        "history_left_out": max(0, len(history) - MAX_REPORT_CHANGES),
-        "printed_at": timezone.now(),
-    }
-
-
-def _report_pdf(request, evening: Evening) -> HttpResponse:
+def _report_pdf(request, evening: Evening, context: dict) -> HttpResponse:
     """The report, rendered once per state of the evening (its rounds' version and its payments)
-    and language: downloading it again, from either address, costs a cache look-up."""
-    key = f"zhuoji-report:{selectors.evening_report_version(evening=evening)}:{get_language()}"
-    pdf = cache.get(key)
-    if pdf is None:
-        pdf = render_pdf("calculator/pdf/evening_report.html", _report_context(evening), request=request)
-        cache.set(key, pdf, REPORT_CACHE_SECONDS)
+    and language, off the request path when a worker runs the tasks (calculator/tasks.py):
+    downloading it again, from either address, costs a cache look-up; until it is there the
+    page says 正在生成… and asks again by itself."""
+    pdf = tasks.evening_report(evening)
+    if isinstance(pdf, tasks.Pending):
+        return _generating(request, pdf, "calculator/evening/report_generating.html", context)
     return pdf_response(pdf, f"zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.pdf")
+
+
+def _generating(request, pending: tasks.Pending, template: str, context: dict) -> HttpResponse:
+    """正在生成…: 202 while a task works, the page asking again by itself every few seconds (a meta
+    refresh: no JS needed); 503 for a minute after a render failed."""
+    context = {**context, "pending": pending, "refresh_seconds": GENERATING_REFRESH_SECONDS}
+    response = render(request, template, context, status=503 if pending.failed else 202)
+    response["Retry-After"] = str(tasks.FAILED_SECONDS if pending.failed else GENERATING_REFRESH_SECONDS)
+    return response
+
+
+GENERATING_REFRESH_SECONDS = 2
 
 
 @require_GET
 @editing
 def evening_report_pdf(request, evening: Evening):
-    return _report_pdf(request, evening)
+    return _report_pdf(request, evening, base_context(request, evening))
 
 
 @require_GET
 @reading
 def follow_report_pdf(request, evening: Evening):
-    return _report_pdf(request, evening)
+    return _report_pdf(request, evening, {"evening": evening, "read_only": True})
 
 
 @require_GET

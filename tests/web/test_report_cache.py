@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from calculator import selectors, services
-from calculator.views import evenings as evening_views
+from calculator import pdf as report_pdf
 from tests.factories import make_evening, record_rounds
 from tests.pdf_tools import poppler, squeeze
 
@@ -18,13 +18,13 @@ pytestmark = pytest.mark.django_db
 def renders(monkeypatch):
     """The report contexts rendered, in order (the real renderer still runs)."""
     seen = []
-    real = evening_views.render_pdf
+    real = report_pdf.render_pdf
 
     def counting(template_name, context, **kwargs):
         seen.append(context)
         return real(template_name, context, **kwargs)
 
-    monkeypatch.setattr(evening_views, "render_pdf", counting)
+    monkeypatch.setattr(report_pdf, "render_pdf", counting)
     return seen
 
 
@@ -76,8 +76,8 @@ def test_two_evenings_never_share_a_report(renders):
 
 
 def test_a_very_long_evening_prints_its_latest_rounds_and_says_what_it_left_out(renders, monkeypatch, tmp_path):
-    monkeypatch.setattr(evening_views, "MAX_REPORT_ROUNDS", 2)
-    monkeypatch.setattr(evening_views, "MAX_REPORT_CHANGES", 3)
+    monkeypatch.setattr(report_pdf, "MAX_REPORT_ROUNDS", 2)
+    monkeypatch.setattr(report_pdf, "MAX_REPORT_CHANGES", 3)
     evening = make_evening()
     record_rounds(evening, ["E1", "E2", "E3", "E4", "E5"])
     text = squeeze(poppler("pdftotext", report(evening), tmp_path))

@@ -187,6 +187,12 @@ def base_context(request, evening: Evening) -> dict:
     return {"evening": evening, "token": evening.token, "me": me(request, evening)}
 
 
+def address_context(request, evening: Evening, *, read_only: bool) -> dict:
+    """What every page of the evening shows, at the address it was reached by: the read-only
+    address never puts the edit address (`token`) or 我是… in a page."""
+    return {"evening": evening, "read_only": True} if read_only else base_context(request, evening)
+
+
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

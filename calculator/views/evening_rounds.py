@@ -10,7 +10,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -30,8 +30,8 @@ from ..scoring import RecordInvalid, ruleset_from_dict
 from ..services.drafts import SEEN_REFRESH
 from ..polls import answered_from_cache
 from .access import (
-    ME_SESSION_KEY, RoundDeleted, base_context, editing, evening_state, live_round, me, pdf_response, private,
-    refused, round_or_404, unless_unchanged,
+    ME_SESSION_KEY, RoundDeleted, address_context, base_context, editing, evening_state, live_round, me, pdf_response, private,
+    refused, round_or_404, unless_unchanged, viewing,
 )
 from .limits import rate_limited
 
@@ -413,32 +413,39 @@ def round_draft_discard(request, evening: Evening):
 
 @require_GET
 @answered_from_cache("round", wrap_answer=private)
-@editing
-def round_detail(request, evening: Evening, number: int):
-    """A stored round: its breakdown, every seat's word (live: access.live_round), this phone's 确认."""
+@viewing
+def round_detail(request, evening: Evening, number: int, *, read_only: bool):
+    """A stored round: its breakdown, every seat's word (live: access.live_round), this phone's
+    确认; at the read-only address the breakdown and the words only."""
     names = selectors.evening_names(evening=evening)
 
     def context_of(round_):
-        return {
-            **base_context(request, evening),
+        context = {
+            **address_context(request, evening, read_only=read_only),
             "round": round_,
             "row": selectors.round_row(round_, names),
             "view": present(selectors.stored_settlement(round_)),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
-            "my_seat": _my_seat(request, evening),
             "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
             "earlier_words": selectors.round_earlier_words(evening=evening, number=number),
-            "corrections": [(n, who) for n, who in selectors.corrections_open(evening=evening) if n == number],
         }
+        if not read_only:
+            context["my_seat"] = _my_seat(request, evening)
+            context["corrections"] = [(n, who) for n, who in selectors.corrections_open(evening=evening)
+                                      if n == number]
+        return context
 
     return live_round(request, evening, number, context_of)
 
 
 @require_http_methods(["GET", "POST"])
-@editing
-def round_what_if(request, evening: Evening, number: int):
+@viewing
+def round_what_if(request, evening: Evening, number: int, *, read_only: bool):
     """换个规矩看看 on a stored round (GET), or on a correction not yet saved (POST, its record as
-    the confirm form carries it): beside the same round under other rules. Nothing is stored."""
+    the confirm form carries it; the edit address only): beside the same round under other
+    rules. Nothing is stored."""
+    if read_only and request.method == "POST":
+        return HttpResponseNotAllowed(["GET"])
     round_ = round_or_404(evening, number)
     record = None
     if request.method == "POST":
@@ -452,8 +459,8 @@ def round_what_if(request, evening: Evening, number: int):
         sides = selectors.round_what_if(round_=round_, rules=rules, record=record) if rules else None
     except RecordInvalid:  # a correction the page did not preview: back to the form that checks it
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
-    context = {**base_context(request, evening), "round": round_, "form": form, "sides": sides,
-               "correction": correction if record is not None else None,
+    context = {**address_context(request, evening, read_only=read_only), "round": round_, "form": form,
+               "sides": sides, "correction": correction if record is not None else None,
                "row": selectors.round_row(round_, selectors.evening_names(evening=evening))}
     return render(request, "calculator/evening/round_what_if.html", context)
 

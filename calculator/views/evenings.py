@@ -21,13 +21,13 @@ from ..entry.draft import SeatProgress, draft_progress
 from ..forms import EveningForm, ImportForm, MeForm, PaidForm, WhatIfForm
 from ..models import Evening
 from ..polls import answered_from_cache
-from ..presentation import present, rules_url
+from ..presentation import rules_url
 from ..presentation.rules_text import rules_in_words
 from ..qr import qr_svg
 from ..scoring import ruleset_from_dict
 from .access import (
-    ME_SESSION_KEY, base_context, editing, evening_state, live_round, pdf_response, private, reading, refused,
-    round_or_404, unless_unchanged,
+    ME_SESSION_KEY, address_context, base_context, editing, evening_state, pdf_response, private, refused,
+    unless_unchanged, viewing,
 )
 from .limits import rate_limited
 
@@ -108,9 +108,14 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
 
 @require_GET
 @answered_from_cache("evening", wrap_answer=private)
-@editing
-def evening_detail(request, evening: Evening):
-    """The evening; its live part polls too, so two phones that both record see each other's rounds."""
+@viewing
+def evening_detail(request, evening: Evening, *, read_only: bool):
+    """The evening; its live part polls too, so two phones that both record see each other's
+    rounds. At the read-only address (/v/…/) the same totals, chart and rounds, nothing that
+    changes anything and no round being entered."""
+    if read_only:
+        context = {"evening": evening, "read_only": True, "refreshed_at": timezone.now()}
+        return _live(request, evening, "calculator/evening/follow.html", context)
     return _live(request, evening, "calculator/evening/detail.html", base_context(request, evening),
                  with_draft=True)
 
@@ -151,65 +156,17 @@ def evening_me(request, evening: Evening):
 
 
 @require_GET
-@answered_from_cache("follow", wrap_answer=private)
-@reading
-def evening_follow(request, evening: Evening):
-    """The read-only address: totals, chart and rounds, refreshed by htmx polling."""
-    context = {"evening": evening, "read_only": True, "refreshed_at": timezone.now()}
-    return _live(request, evening, "calculator/evening/follow.html", context)
-
-
-@require_GET
-@answered_from_cache("follow-round", wrap_answer=private)
-@reading
-def follow_round(request, evening: Evening, number: int):
-    """One round with its items, for the phones that follow the evening (no edit buttons)."""
-
-    def context_of(round_):
-        return {"evening": evening, "read_only": True, "round": round_,
-                "row": selectors.round_row(round_, selectors.evening_names(evening=evening)),
-                "view": present(selectors.stored_settlement(round_)),
-                "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
-                "ask_again": selectors.rounds_to_confirm_again(evening=evening, number=number),
-                "earlier_words": selectors.round_earlier_words(evening=evening, number=number)}
-
-    return live_round(request, evening, number, context_of)
-
-
-@require_GET
-@reading
-def follow_round_what_if(request, evening: Evening, number: int):
-    """换个规矩看看 on a round, for the phones that follow the evening."""
-    round_ = round_or_404(evening, number)
-    form = WhatIfForm(request.GET, current=ruleset_from_dict(round_.rules))
-    rules = form.rules()
-    sides = selectors.round_what_if(round_=round_, rules=rules) if rules else None
-    context = {"evening": evening, "read_only": True, "round": round_, "form": form, "sides": sides,
-               "row": selectors.round_row(round_, selectors.evening_names(evening=evening))}
-    return render(request, "calculator/evening/round_what_if.html", context)
-
-
-def _what_if(request, evening: Evening, context: dict) -> HttpResponse:
+@viewing
+def evening_what_if(request, evening: Evening, *, read_only: bool):
+    """今晚按兴义算: every round of the evening re-scored under other rules, totals side by side.
+    Nothing stored changes (R41)."""
+    context = address_context(request, evening, read_only=read_only)
     form = WhatIfForm(request.GET, current=ruleset_from_dict(evening.rules))
     rules = form.rules()
     sides = tasks.evening_what_if_sides(evening, rules) if rules else None
     if isinstance(sides, tasks.Pending):
         return _generating(request, sides, "calculator/evening/what_if.html", {**context, "form": form})
     return render(request, "calculator/evening/what_if.html", {**context, "form": form, "sides": sides})
-
-
-@require_GET
-@editing
-def evening_what_if(request, evening: Evening):
-    """今晚按兴义算: every round of the evening re-scored under other rules, totals side by side.
-    Nothing stored changes (R41)."""
-    return _what_if(request, evening, base_context(request, evening))
-
-
-@require_GET
-@reading
-def follow_what_if(request, evening: Evening):
-    return _what_if(request, evening, {"evening": evening, "read_only": True})
 
 
 def _loopback(host: str) -> bool:
@@ -277,14 +234,17 @@ def evening_history(request, evening: Evening):
     return render(request, "calculator/evening/history.html", context)
 
 
-def _report_pdf(request, evening: Evening, context: dict) -> HttpResponse:
+@require_GET
+@viewing
+def evening_report_pdf(request, evening: Evening, *, read_only: bool):
     """The report, rendered once per state of the evening (its rounds' version and its payments)
     and language, off the request path when a worker runs the tasks (calculator/tasks.py):
     downloading it again, from either address, costs a cache look-up; until it is there the
     page says 正在生成… and asks again by itself."""
     pdf = tasks.evening_report(evening)
     if isinstance(pdf, tasks.Pending):
-        return _generating(request, pdf, "calculator/evening/report_generating.html", context)
+        return _generating(request, pdf, "calculator/evening/report_generating.html",
+                           address_context(request, evening, read_only=read_only))
     return pdf_response(pdf, f"zhuoji-{timezone.localtime(evening.created_at):%Y%m%d}.pdf")
 
 
@@ -298,18 +258,6 @@ def _generating(request, pending: tasks.Pending, template: str, context: dict) -
 
 
 GENERATING_REFRESH_SECONDS = 2
-
-
-@require_GET
-@editing
-def evening_report_pdf(request, evening: Evening):
-    return _report_pdf(request, evening, base_context(request, evening))
-
-
-@require_GET
-@reading
-def follow_report_pdf(request, evening: Evening):
-    return _report_pdf(request, evening, {"evening": evening, "read_only": True})
 
 
 @require_GET

@@ -150,12 +150,14 @@ def test_the_catalogue_is_the_one_makemessages_makes_from_the_code(tmp_path):
     """The .po is what bin/messages leaves: makemessages run on a copy of the code and of the
     catalogue (it writes where it reads) changes nothing but the header's date. A marked string
     missing from the .po shows Chinese on an English page; an entry no code uses any more is a
-    translation nobody checks; a `#:` comment must point where the string is now."""
+    translation nobody checks; a `#:` comment must name the files the string is in now (files,
+    not lines: a line that moves does not make the catalogue stale)."""
     root = Path(settings.BASE_DIR)
     for name in (*SOURCES, "locale"):
         copy = shutil.copytree if (root / name).is_dir() else shutil.copy2
         copy(root / name, tmp_path / name)
-    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "en", "--no-obsolete", "-v", "0"],
+    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "en", "--no-obsolete", "--add-location=file",
+                    "-v", "0"],
                    cwd=tmp_path, check=True, timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     made = (tmp_path / "locale" / "en" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
     kept = (root / "locale" / "en" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")

@@ -12,10 +12,11 @@ import re
 import pytest
 from playwright.sync_api import Error, expect
 
+from calculator import selectors
 from calculator.models import Round
 from calculator.scoring import parse_tiles
 from tests.browser.outage import Relay
-from tests.browser.table import Phone, enter_outcome, enter_seat, open_phone, saved
+from tests.browser.table import Phone, chips, enter_outcome, enter_seat, open_phone, saved
 from tests.conftest import PHONE
 from tests.factories import example_record, expected_net, make_evening
 from tests.timing import scaled, wait_until
@@ -103,3 +104,63 @@ def test_a_phone_offline_for_five_minutes_records_its_round_once_after_a_reload(
     assert list(rounds[0].net) == expected_net("E1")
     concealed = rounds[0].record["seats"][0]["concealed"]
     assert sorted(map(str, parse_tiles(concealed))) == sorted(map(str, parse_tiles(record["seats"][0]["concealed"])))
+
+
+def test_two_phones_offline_then_back_merge_and_the_second_is_told_the_clash(live_server, browser, screenshot):
+    evening = make_evening()
+    record = example_record("E1")
+    first = open_phone(browser, live_server.url, evening.token, seat=0)
+    second = open_phone(browser, live_server.url, evening.token, seat=1)
+    try:
+        for phone in (first, second):
+            phone.page.locator("[data-kb-done]").click()
+            phone.context.set_offline(True)
+        for seat, phone in enumerate((first, second)):
+            expect(phone.page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+            enter_seat(phone, record, seat)
+        first.page.select_option("#id_turned", "7s")
+        second.page.select_option("#id_turned", "8s")
+        for phone in (first, second):
+            expect(phone.page.locator("[data-outbox-count]")).to_have_text(re.compile(r"[2-9] 处改动等网络"))
+        assert selectors.evening_draft(evening=evening).data == {}  # nothing reached the server
+
+        first.context.set_offline(False)
+        saved(first)
+        expect(first.page.locator("[data-outbox-told]")).to_contain_text(re.compile(r"网络回来了：[2-9] 处改动发出去了"), timeout=SYNC_MS)
+        second.context.set_offline(False)
+        expect(second.page.locator("[data-draft-log]")).to_contain_text("老王 也改了翻牌：7条", timeout=SYNC_MS)
+        expect(second.page.locator("[data-outbox-told]")).to_contain_text(re.compile(r"[2-9] 处改动发出去了"))
+        screenshot(second.page, "back-with-a-clash")
+        for phone in (first, second):  # both hands on both phones; the later 翻牌 stays, as the words said
+            for seat in (0, 1):
+                expect(chips(phone.page, seat)).to_have_count(len(parse_tiles(record["seats"][seat]["concealed"])),
+                                                             timeout=SYNC_MS)
+            expect(phone.page.locator("#id_turned")).to_have_value("8s", timeout=SYNC_MS)
+            expect(phone.page.locator("[data-network-badge]")).to_be_hidden()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_confirm_tapped_offline_is_sent_when_the_network_is_back(live_server, browser):
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=2)
+    page = phone.page
+    try:
+        for seat in range(4):
+            enter_seat(phone, record, seat)
+        enter_outcome(phone, record)
+        saved(phone)
+        confirm = page.locator("#draft-confirm")
+        expect(confirm.locator('button[value="confirmed"]')).to_be_visible(timeout=SYNC_MS)
+        phone.context.set_offline(True)
+        expect(page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+        confirm.locator('button[value="confirmed"]').click()
+        expect(page.locator("[data-outbox-count]")).to_have_text("1 处改动等网络")
+        assert not selectors.evening_draft(evening=evening).confirmations
+        phone.context.set_offline(False)
+        expect(page.locator('[data-seat-word="2"]')).to_have_class(re.compile("is-confirmed"), timeout=SYNC_MS)
+    finally:
+        phone.close()
+    assert selectors.evening_draft(evening=evening).confirmations["2"]["verdict"] == "confirmed"

@@ -164,3 +164,56 @@ def test_a_confirm_tapped_offline_is_sent_when_the_network_is_back(live_server, 
     finally:
         phone.close()
     assert selectors.evening_draft(evening=evening).confirmations["2"]["verdict"] == "confirmed"
+
+
+def test_a_round_tapped_offline_in_a_closed_tab_is_recorded_from_the_evening_page(live_server, browser):
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=0)
+    try:
+        for seat in range(4):
+            enter_seat(phone, record, seat)
+        saved(phone)
+        phone.context.set_offline(True)
+        expect(phone.page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+        enter_outcome(phone, record)
+        phone.page.locator(".submit-btn").click()
+        expect(phone.page.locator("[data-outbox-line]")).to_contain_text("网络回来后自动记下")
+        phone.page.close()  # the tab is closed with the round unsent
+        phone.context.set_offline(False)
+        phone.page = phone.context.new_page()
+        phone.page.goto(f"{live_server.url}/e/{evening.token}/")
+        told = phone.page.locator("[data-outbox-told]")
+        expect(told).to_contain_text("这一局已经记成第1局了", timeout=SYNC_MS)
+        told.get_by_role("link").click()
+        expect(phone.page).to_have_url(re.compile(r"/rounds/1/$"))
+    finally:
+        phone.close()
+    assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
+
+
+def test_with_a_service_worker_a_reload_offline_says_what_waits_and_reopens_the_form(relay, browser):
+    context = browser.new_context(**{**PHONE, "service_workers": "allow"})
+    page = context.new_page()
+    phone = Phone(context, page)
+    evening = make_evening()
+    record = example_record("E1")
+    try:
+        page.goto(f"{relay.url}/e/{evening.token}/rounds/new/")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=scaled(30_000))
+        for seat in range(4):
+            enter_seat(phone, record, seat)
+        saved(phone)
+        relay.go_offline()
+        expect(page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+        enter_outcome(phone, record)
+        page.locator(".submit-btn").click()
+        expect(page.locator("[data-outbox-line]")).to_contain_text("网络回来后自动记下")
+        page.reload()
+        expect(page.get_by_role("heading", name="没有网络")).to_be_visible()
+        expect(page.locator("[data-outbox-offline]")).to_contain_text(re.compile(r"有 \d+ 处改动等网络"))
+        relay.go_online()  # the offline page opens the round form again by itself, which sends it
+        expect(page.locator("[data-outbox-told]")).to_contain_text("这一局已经记成第1局了", timeout=SYNC_MS)
+    finally:
+        phone.close()
+    assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]

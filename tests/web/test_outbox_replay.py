@@ -84,3 +84,12 @@ def test_a_replay_after_the_round_was_corrected_records_nothing_and_says_which_r
     response = phone.post(path, changed)
     assert Round.objects.filter(evening=evening).count() == 1
     assert response.status_code == 400 and "已经记成第1局了" in response.content.decode()
+
+
+def test_the_outbox_script_comes_before_draft_js_and_the_worker_keeps_it(client):
+    """outbox.js puts what this phone typed back into the form before draft.js reads it."""
+    evening = make_evening()
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    assert page.index("calculator/outbox.js") < page.index("calculator/draft.js")
+    assert "data-outbox-words" in page and "data-outbox-count" in page
+    assert "/static/calculator/outbox.js" in client.get("/sw.js").content.decode()

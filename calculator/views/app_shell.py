@@ -33,6 +33,7 @@ SHELL_FILES = (
     "calculator/live.js",
     "calculator/tiles.js",
     "calculator/draft.js",
+    "calculator/outbox.js",
     "calculator/app_shell.js",
     "calculator/favicon.svg",
     "calculator/icons/icon-192.png",

@@ -92,6 +92,8 @@
     /* How many fields this page holds that the server does not yet: tests and CSS can see it. */
     function showPending() {
       root.setAttribute("data-draft-pending", String(Object.keys(dirty).length));
+      // outbox.js keeps them in the browser until the server has them (a reload, a closed tab)
+      document.dispatchEvent(new CustomEvent("zhuoji:pending", { detail: { form: form, names: Object.keys(dirty), base: seen } }));
     }
 
     function note(text) {
@@ -245,7 +247,9 @@
               if (proxy) proxy.value = "";  // the next tap is this phone's own again
             }
           })
-          .catch(function () { form.requestSubmit(button); })  // offline: the plain submit says so
+          .catch(function () {  // offline: the outbox sends it when the network is back
+            if (!(window.zhuojiOutbox && window.zhuojiOutbox.confirm(button.formAction, body))) form.requestSubmit(button);
+          })
           .then(function () { button.disabled = false; });
       });
     }

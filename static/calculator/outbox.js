@@ -1,0 +1,438 @@
+/* 没有网络也不丢 (issue 20): what this phone did to the round being entered is kept in the browser
+ * (localStorage) until the server has taken it, and sent when the network is back, without a
+ * service worker (WeChat's browser on iPhone has none).
+ *
+ * One outbox per evening, under the evening's draft address:
+ *   {key, base, form, draft, fields: {name: values}, confirms: [{url, pairs}], record: {pairs} | null}
+ * - fields: what draft.js holds typed and unsaved (it says so in a "zhuoji:pending" event); a
+ *   reload or a closed tab brings them back into the round form, which sends them as typed here.
+ * - confirms: a 确认 / 有异议 that could not be sent (draft.js hands it over), sent in order.
+ * - record: 记下这一局 tapped without network; sent, after the changes and the words, with the
+ *   round's idempotency key, so however often it is sent the round is recorded once. When
+ *   another phone changed this round meanwhile (the draft's own "也改了" words say what), it is
+ *   not sent on its own: the table looks first.
+ * The page says it: how many changes wait (in the 没有网络 badge), that the standing is the one
+ * computed before the network went ("上次算的 HH:MM"), what was sent when it came back. On
+ * pages without the round form (the evening page, the offline page) a waiting 记下这一局 or
+ * 确认 is sent from its stored copy. Without JavaScript the forms post as before.
+ */
+(function () {
+  "use strict";
+
+  var PREFIX = "zhuoji-outbox:";
+  var RETRY_MS = 2000;
+  var words = document.querySelector("[data-outbox-words]");
+  var online = navigator.onLine !== false;
+
+  function word(name, n) {
+    var text = (words && words.getAttribute("data-" + name)) || "";
+    return n === undefined ? text : text.replace("{n}", n);
+  }
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function load(id) {
+    try { return JSON.parse(localStorage.getItem(PREFIX + id) || "null"); } catch (e) { return null; }
+  }
+
+  function size(entry) {
+    return entry ? Object.keys(entry.fields).length + entry.confirms.length + (entry.record ? 1 : 0) : 0;
+  }
+
+  function keep(id, entry) {
+    try {
+      if (size(entry)) localStorage.setItem(PREFIX + id, JSON.stringify(entry));
+      else localStorage.removeItem(PREFIX + id);
+    } catch (e) { /* private mode or full: the page still holds it while it is open */ }
+  }
+
+  function everyOutbox() {
+    var found = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var name = localStorage.key(i);
+        if (name && name.indexOf(PREFIX) === 0) found.push(name.slice(PREFIX.length));
+      }
+    } catch (e) { /* nothing kept */ }
+    return found;
+  }
+
+  function valuesOf(form, name) {
+    var out = [];
+    each(form.elements, function (el) {
+      if (el.name !== name || el.disabled) return;
+      if (el.type === "checkbox" || el.type === "radio") { if (el.checked) out.push(el.value); }
+      else out.push(el.value);
+    });
+    return out;
+  }
+
+  function setValues(form, name, values) {
+    each(form.elements, function (el) {
+      if (el.name !== name) return;
+      if (el.type === "checkbox" || el.type === "radio") el.checked = values.indexOf(el.value) >= 0;
+      else el.value = values.length ? values[0] : "";
+    });
+  }
+
+  function pairsOf(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) { pairs.push([name, String(value)]); });
+    return pairs;
+  }
+
+  function bodyOf(pairs) {
+    var body = new FormData();
+    var token = document.querySelector("[name=csrfmiddlewaretoken]");
+    pairs.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1]);
+    });
+    return body;
+  }
+
+  function post(url, pairs, headers) {
+    return fetch(url, { method: "POST", body: bodyOf(pairs), credentials: "same-origin", headers: headers || {} });
+  }
+
+  /* Did the draft with `key` become a round? {recorded, url}, {deleted}, or {} (not yet). */
+  function fate(draftUrl, key) {
+    return fetch(draftUrl + "?since=0&client=outbox&key=" + encodeURIComponent(key), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.status === 200 ? response.json() : {}; })
+      .then(function (data) {
+        if (data.recorded) return { recorded: data.recorded, url: data.url };
+        if (data.gone && data.deleted) return { deleted: data.deleted };
+        return {};
+      });
+  }
+
+  function recordedAt(response) {
+    var match = response.redirected && /\/rounds\/(\d+)\/$/.exec(new URL(response.url).pathname);
+    return match ? { recorded: match[1], url: response.url } : null;
+  }
+
+  function hhmm(date) {
+    return ("0" + date.getHours()).slice(-2) + ":" + ("0" + date.getMinutes()).slice(-2);
+  }
+
+  /* The count in the 没有网络 badge: every outbox on this phone. */
+  function showCount() {
+    var total = 0;
+    everyOutbox().forEach(function (id) { total += size(load(id)); });
+    each(document.querySelectorAll("[data-outbox-count]"), function (el) {
+      el.textContent = total ? word("waiting", total) : "";
+      el.hidden = !total;
+    });
+    return total;
+  }
+
+  function network(ok) {
+    online = ok;
+    document.dispatchEvent(new CustomEvent("zhuoji:outbox-network"));
+  }
+  document.addEventListener("zhuoji:network", function (event) { network(!!event.detail.ok); });
+  document.addEventListener("htmx:sendError", function () { network(false); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail && event.detail.xhr && event.detail.xhr.status) network(true);
+  });
+  window.addEventListener("offline", function () { network(false); });
+  window.addEventListener("online", function () { network(true); });
+
+  /* A line the page says: in the round form's submit bar, else under the page's header. */
+  function say(place, text, href) {
+    if (!place) return;
+    place.textContent = "";
+    place.hidden = !text;
+    if (!text) return;
+    if (href) {
+      var link = document.createElement("a");
+      link.href = href;
+      link.textContent = text;
+      place.appendChild(link);
+    } else {
+      place.textContent = text;
+    }
+  }
+
+  /* -- the round form of an evening -------------------------------------------------------- */
+
+  function roundForm(root) {
+    var form = root.querySelector("form[data-round-form]");
+    if (!form || !form.elements.idempotency_key) return;
+    var id = root.getAttribute("data-draft-url");
+    var keyInput = form.elements.idempotency_key;
+    var baseInput = form.elements.draft_base;
+    var entry = load(id);
+    var sending = false, clash = false, waited = 0, ready = false;
+    var computedAt = new Date();  // the standing on the page is the server's as of now
+    var status = root.querySelector("[data-draft-status]");
+    var savedStatus = status ? status.textContent : "";  // 边录边存…: not while nothing reaches the server
+    var log = root.querySelector("[data-draft-log]");
+
+    var line = document.createElement("p");
+    line.className = "outbox-line";
+    line.setAttribute("role", "status");
+    line.setAttribute("data-outbox-line", "");
+    line.hidden = true;
+    var bar = form.querySelector(".submit-bar");
+    if (bar) bar.insertBefore(line, bar.firstChild); else form.appendChild(line);
+    var told = document.querySelector("[data-outbox-told]");  // what was sent: beside the draft's words
+    if (told && log) log.parentNode.insertBefore(told, log);
+
+    function blank() {
+      return { key: keyInput.value, base: Number(baseInput.value) || 0, form: form.action, draft: id,
+               fields: {}, confirms: [], record: null };
+    }
+
+    // Typed here before a reload or a closed tab, for the round still being entered: back into
+    // the form before draft.js reads it, with the version this phone had seen, so the server can
+    // tell what another phone changed meanwhile; sent once draft.js listens (below).
+    var restored = [];
+    if (entry && entry.key === keyInput.value) {
+      Object.keys(entry.fields).forEach(function (name) {
+        if (!form.elements[name]) return;
+        setValues(form, name, entry.fields[name]);
+        restored.push(name);
+      });
+      if (restored.length && entry.base < (Number(baseInput.value) || 0)) baseInput.value = String(entry.base);
+    }
+    waited = size(entry);
+
+    function resend(names) {
+      names.forEach(function (name) {
+        var el = form.elements[name];
+        if (el && el.length !== undefined && !el.tagName) el = el[0];
+        if (el) el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    }
+
+    function start() {
+      ready = true;
+      if (!entry || entry.key === keyInput.value) {
+        resend(restored);
+        render();
+        return;
+      }
+      // The round this phone was entering is no longer the one the form holds: if it became a
+      // round, that is said; if not (thrown away), what was typed here goes into this one.
+      var old = entry;
+      fate(id, old.key).then(function (result) {
+        if (result.recorded) {
+          entry = null;
+          say(told, word("recorded", result.recorded), result.url);
+        } else {
+          entry = blank();
+          entry.record = old.record;
+          Object.keys(old.fields).forEach(function (name) {
+            if (form.elements[name]) setValues(form, name, old.fields[name]);
+          });
+          resend(Object.keys(old.fields));
+        }
+        keep(id, entry);
+        render();
+      }).catch(function () { network(false); render(); });
+    }
+
+    function render() {
+      var n = showCount();
+      if (!online && size(entry) > waited) waited = size(entry);
+      var texts = [];
+      if (!online) texts.push(word("stale").replace("{time}", hhmm(computedAt)));
+      if (entry && entry.record) texts.push(word("queued"));
+      say(line, texts.join(" · "));
+      status = root.querySelector("[data-draft-status]");  // the draft bar is swapped by each save
+      if (status) status.textContent = online ? savedStatus : word("offline");
+      root.setAttribute("data-outbox", String(n));
+    }
+
+    document.addEventListener("zhuoji:pending", function (event) {
+      if (event.detail.form !== form || !ready) return;  // draft.js's first count comes before the restored fields
+      var names = event.detail.names;
+      if (!entry) entry = blank();
+      entry.key = keyInput.value;
+      entry.fields = {};
+      names.forEach(function (name) { entry.fields[name] = valuesOf(form, name); });
+      if (names.length) entry.base = event.detail.base;
+      if (entry.record) entry.record.pairs = pairsOf(form);
+      keep(id, entry);
+      setTimeout(next, 0);  // after draft.js has read the answer's words
+      render();
+    });
+
+    // The draft's words while this phone catches up: another phone changed what it changed too,
+    // the round went on without it. A waiting 记下这一局 waits for the table then.
+    if (log && window.MutationObserver) {
+      new MutationObserver(function () { if (waited) clash = true; }).observe(log, { childList: true });
+    }
+
+    form.addEventListener("htmx:afterRequest", function (event) {
+      if (event.detail.elt === form && event.detail.successful) computedAt = new Date();
+    });
+
+    form.addEventListener("submit", function (event) {
+      var by = event.submitter;
+      if (by && by.name === "verdict") return;
+      if (online && navigator.onLine !== false) return;  // as without JavaScript
+      event.preventDefault();
+      if (!entry) entry = blank();
+      entry.record = { pairs: pairsOf(form) };
+      keep(id, entry);
+      render();
+    });
+
+    document.addEventListener("zhuoji:outbox-network", function () {
+      if (online) setTimeout(next, 0);
+      render();
+    });
+
+    function done(text, href) {
+      sending = false;
+      keep(id, entry);
+      if (text) say(told, text, href);
+      render();
+      next();
+    }
+
+    /* The next thing to send, in order: typed changes (draft.js), 确认 / 有异议, 记下这一局. */
+    function next() {
+      if (!online || sending) return;
+      if (root.classList.contains("is-recorded")) {  // recorded meanwhile: draft.js says so
+        if (entry && (entry.record || entry.confirms.length)) { entry = null; keep(id, entry); render(); }
+        return;
+      }
+      if (!entry || root.getAttribute("data-draft-pending") !== "0") return;
+      if (entry.confirms.length) {
+        sending = true;
+        post(entry.confirms[0].url, entry.confirms[0].pairs, { "HX-Request": "true" })
+          .then(function () { entry.confirms.shift(); done(); })
+          .catch(function () { sending = false; network(false); });
+        return;
+      }
+      if (entry.record) {
+        if (clash) {  // another phone changed this round meanwhile: the table looks first
+          entry.record = null;
+          clash = false;
+          waited = 0;
+          done(word("held"));
+          return;
+        }
+        sending = true;
+        var pairs = pairsOf(form);
+        post(form.action, pairs)
+          .then(function (response) { return recordedAt(response) || fate(id, keyInput.value); })
+          .then(function (result) {
+            entry.record = null;
+            waited = 0;  // the round's fate is what to say, not the changes that went before it
+            if (result.recorded) done(word("recorded", result.recorded), result.url);
+            else if (result.deleted) done(word("deleted", result.deleted));
+            else done(word("refused"));
+          })
+          .catch(function () { sending = false; network(false); });
+        return;
+      }
+      if (waited && !size(entry)) {
+        done(word("sent", waited));
+        waited = 0;
+        clash = false;
+      }
+    }
+
+    // draft.js, when a 确认 / 有异议 could not be sent.
+    window.zhuojiOutbox = {
+      confirm: function (url, body) {
+        if (!entry) entry = blank();
+        var pairs = [];
+        body.forEach(function (value, name) { pairs.push([name, String(value)]); });
+        entry.confirms.push({ url: url, pairs: pairs });
+        keep(id, entry);
+        network(false);
+        return true;
+      },
+    };
+
+    setInterval(function () { if (size(entry)) next(); }, RETRY_MS);
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else setTimeout(start, 0);
+  }
+
+  /* -- any other page: what waits is sent from its stored copy, or the page says where ------- */
+
+  function elsewhere() {
+    var place = document.querySelector("[data-outbox-told]");
+    var sending = false;
+
+    function sendOne(id, entry) {
+      if (entry.confirms.length) {
+        return post(entry.confirms[0].url, entry.confirms[0].pairs, { "HX-Request": "true" })
+          .then(function () { entry.confirms.shift(); keep(id, entry); return sendOne(id, entry); });
+      }
+      if (!entry.record) return Promise.resolve();
+      // Another phone changed this round since this phone last saw it: not recorded on its own.
+      var client = (entry.record.pairs.filter(function (p) { return p[0] === "draft_client"; })[0] || [])[1] || "";
+      return fetch(entry.draft + "?since=" + entry.base + "&client=" + encodeURIComponent(client) +
+                   "&key=" + encodeURIComponent(entry.key), { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.status === 200 ? response.json() : {}; })
+        .then(function (data) {
+          if (data.recorded) { keep(id, null); say(place, word("recorded", data.recorded), data.url); return null; }
+          var mine = {};
+          entry.record.pairs.forEach(function (p) { (mine[p[0]] = mine[p[0]] || []).push(p[1]); });
+          var changed = Object.keys(data.fields || {}).some(function (name) {
+            return JSON.stringify(data.fields[name]) !== JSON.stringify(mine[name] || []);
+          });
+          if (changed) {
+            entry.record = null;
+            keep(id, entry);
+            say(place, word("held"), entry.form);
+            return null;
+          }
+          return post(entry.form, entry.record.pairs)
+            .then(function (response) { return recordedAt(response) || fate(entry.draft, entry.key); })
+            .then(function (result) {
+              keep(id, null);
+              if (result.recorded) say(place, word("recorded", result.recorded), result.url);
+              else if (result.deleted) say(place, word("deleted", result.deleted));
+              else say(place, word("refused"), entry.form);
+            });
+        });
+    }
+
+    function run() {
+      var total = showCount();
+      var offlinePage = document.querySelector("[data-outbox-offline]");
+      if (offlinePage) say(offlinePage, total ? word("offline-page", total) : "");
+      if (!total || sending) return;
+      if (offlinePage) {  // the page the phone could not open: opened again when the network is back
+        fetch(words ? words.getAttribute("data-probe") : "/", { cache: "no-store", credentials: "same-origin" })
+          .then(function () { location.reload(); })
+          .catch(function () {});
+        return;
+      }
+      sending = true;
+      var chain = Promise.resolve();
+      everyOutbox().forEach(function (id) {
+        chain = chain.then(function () {
+          var entry = load(id);
+          if (!entry) return null;
+          if (!entry.record && !entry.confirms.length) {  // typed only: the round form sends it
+            if (place && place.hidden) say(place, word("elsewhere", Object.keys(entry.fields).length), entry.form);
+            return null;
+          }
+          return sendOne(id, entry);
+        });
+      });
+      chain.catch(function () { network(false); }).then(function () { sending = false; showCount(); });
+    }
+    run();
+    setInterval(run, RETRY_MS);
+  }
+
+  function init() {
+    var root = document.querySelector("[data-draft]");
+    if (root) roundForm(root);
+    else elsewhere();
+  }
+
+  // Run before draft.js (this script comes first), so that what this phone typed is in the form
+  // when draft.js reads it.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -7,7 +7,7 @@
  *   the page asks for what other phones changed since the version it has (204 when nothing) and
  *   fills it in, except where this page has typed something not yet saved: that stays, and the
  *   page says "小李 也改了翻牌：6条". A page that said who it is (data-my-seat) puts its own
- *   seat's card first, its tile keyboard open while the hand is empty.
+ *   seat's card first, just above how the round ended, its tile keyboard open while the hand is empty.
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
  *   and brings it back when the page is opened afresh (data-fresh="1").
  * - [data-warn-unsaved]: a correction asks before the page is left with changes not submitted.
@@ -276,8 +276,8 @@
     var mine = root.getAttribute("data-my-seat");
     var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
     if (card) {
-      var first = form.querySelector("[data-seat-card], .settings-card");
-      if (first && first !== card) first.parentNode.insertBefore(card, first);
+      var ending = form.querySelector(".outcome-card");  // how it ended right under it: one thumb, no scrolling (issue 19)
+      if (ending) ending.parentNode.insertBefore(card, ending);
       card.classList.add("is-mine");
       var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
       var box = card.querySelector("[data-tile-box]");

@@ -12,9 +12,9 @@
  *
  * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
  * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
- * and 憨包 as buttons; a chip tapped in a winner's hand is 胡的那张; a full hand moves the
- * keyboard to the next seat still to enter; the first 幺鸡's discarder gets it in his discards
- * once; the 热炮 menu offers only the discarder's kongs.
+ * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
+ * hand; a full hand moves the keyboard to the next seat still to enter; the first 幺鸡's
+ * discarder gets it in his discards once; the 热炮 menu offers only the discarder's kongs.
  *
  * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
  * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
@@ -177,7 +177,7 @@
 
   function renderAll() {
     markSeats();
-    document.querySelectorAll("[data-round-form] input.tile-notation").forEach(render);
+    document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
     revealMelds();
     offerHotKongs();
   }
@@ -408,8 +408,7 @@
     hideFrom();
     document.body.classList.add("kb-open", "kb-room");
     render(input);
-    var top = box.getBoundingClientRect().top;
-    window.scrollTo({ top: window.scrollY + top - 100, behavior: "instant" });
+    (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
     if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
   }
 
@@ -425,6 +424,7 @@
   }
 
   function press(code) {
+    if (active.matches(".tile-one")) { setField(active, code); close(); return; }  // 胡的那张, 翻牌: one key
     if (meldKind && isHand(active)) { addMeld(code); return; }
     hideFrom();
     var tiles = parse(active.value) || [];

@@ -224,7 +224,7 @@ def enter_ending(phone: Phone, record: dict) -> None:
     for winner in outcome.get("winners", []):
         phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
     if outcome["type"] == "win":
-        phone.select(page.locator("#id_win_tile"), outcome["winners"][0]["tile"])
+        pick_tile(phone, "win_tile", outcome["winners"][0]["tile"])
         if outcome.get("from") is not None:
             phone.choose("from_seat", outcome["from"])
         if outcome.get("after_kong"):
@@ -243,7 +243,7 @@ def enter_chickens(phone: Phone, record: dict) -> None:
     """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it)."""
     page = phone.page
     if record.get("turned"):
-        phone.select(page.locator("#id_turned"), record["turned"])
+        pick_tile(phone, "turned", record["turned"])
     first = record.get("first_yaoji")
     if first:
         phone.choose("first_yaoji_seat", first["seat"])
@@ -254,3 +254,11 @@ def enter_chickens(phone: Phone, record: dict) -> None:
 def saved(phone: Phone) -> None:
     """Wait until the page holds nothing the server does not (draft.js counts what is unsaved)."""
     expect(phone.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=scaled(20_000))
+
+
+def pick_tile(phone: Phone, name: str, code: str) -> None:
+    """胡的那张 or 翻牌: its box opens the tile keyboard, one key chooses it (issue 19)."""
+    page = phone.page
+    phone.tap(page.locator(f'[data-tile-pick="{name}"] [data-tile-box]'))
+    phone.key(page.locator(f'[data-tile-keyboard] [data-key="{code}"]'))
+    expect(page.locator(f"#id_{name}")).to_have_value(code)

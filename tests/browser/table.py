@@ -225,6 +225,8 @@ def enter_ending(phone: Phone, record: dict) -> None:
         phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
     if outcome["type"] == "win":
         pick_tile(phone, "win_tile", outcome["winners"][0]["tile"])
+        if record.get("turned"):  # the keyboard goes on to 翻牌 (issue 19)
+            pick_tile(phone, "turned", record["turned"])
         if outcome.get("from") is not None:
             phone.choose("from_seat", outcome["from"])
         if outcome.get("after_kong"):
@@ -242,7 +244,7 @@ def enter_ending(phone: Phone, record: dict) -> None:
 def enter_chickens(phone: Phone, record: dict) -> None:
     """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it)."""
     page = phone.page
-    if record.get("turned"):
+    if record.get("turned") and page.locator("#id_turned").input_value() != record["turned"]:
         pick_tile(phone, "turned", record["turned"])
     first = record.get("first_yaoji")
     if first:
@@ -259,6 +261,9 @@ def saved(phone: Phone) -> None:
 def pick_tile(phone: Phone, name: str, code: str) -> None:
     """胡的那张 or 翻牌: its box opens the tile keyboard, one key chooses it (issue 19)."""
     page = phone.page
-    phone.tap(page.locator(f'[data-tile-pick="{name}"] [data-tile-box]'))
-    phone.key(page.locator(f'[data-tile-keyboard] [data-key="{code}"]'))
+    keyboard = page.locator("[data-tile-keyboard]")
+    box = page.locator(f'[data-tile-pick="{name}"] [data-tile-box]')
+    if not (keyboard.is_visible() and "is-active" in (box.get_attribute("class") or "")):
+        phone.tap(box)
+    phone.key(keyboard.locator(f'[data-key="{code}"]'))
     expect(page.locator(f"#id_{name}")).to_have_value(code)

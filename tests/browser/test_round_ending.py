@@ -43,13 +43,37 @@ def test_the_round_ending_phone_reaches_the_outcome_from_its_own_card_without_sc
         enter_chickens(phone, record)
         screenshot(page, "ended", full_page=False)
         assert phone.scrolls - before[2] <= 1, phone.log  # at most one short scroll, from the hand down
-        # 点炮 to 东 with 4条 from 南: 东, 4条 key, 南; 翻牌 5万 key; first 幺鸡 北: no menu anywhere
-        assert phone.taps - before[0] == 7, phone.taps - before[0]
+        # 点炮 to 东 with 4条 from 西: 东, 胡的哪张 and its 4条 key, the keyboard goes on to 翻牌: its
+        # 5万 key; 西; first 幺鸡 北: six taps, no menu anywhere
+        assert phone.taps - before[0] == 6, phone.taps - before[0]
         assert phone.seconds - before[1] <= 10, phone.seconds - before[1]
         expect(page.locator("#id_turned")).to_have_value("5m")
         expect(page.locator('[data-tile-pick="turned"] .tile-chips .tile')).to_have_attribute("data-tile", "5m")
         expect(page.locator('[data-tile-pick="win_tile"] .tile-chips .tile')).to_have_attribute("data-tile", "4s")
         expect(page.locator("[data-tile-keyboard]")).to_be_hidden()  # one key, and it is done
+    finally:
+        phone.close()
+
+
+def test_after_the_winning_tile_the_keyboard_goes_on_to_the_turned_tile_while_it_is_empty(live_server, browser):
+    evening = make_evening()
+    phone = open_phone(browser, live_server.url, evening.token, seat=None)
+    page, keyboard = phone.page, phone.page.locator("[data-tile-keyboard]")
+    try:
+        page.locator('.winner-switch label[data-seat-label="0"]').tap()
+        page.locator('[data-tile-pick="win_tile"] [data-tile-box]').tap()
+        expect(keyboard.locator("[data-kb-label]")).to_have_text("胡的哪张")
+        keyboard.locator('[data-key="4s"]').tap()
+        expect(keyboard.locator("[data-kb-label]")).to_have_text("翻牌")
+        keyboard.locator('[data-key="5m"]').tap()
+        expect(keyboard).to_be_hidden()
+        expect(page.locator("#id_win_tile")).to_have_value("4s")
+        expect(page.locator("#id_turned")).to_have_value("5m")
+        # 翻牌 set already: another winning tile closes the keyboard
+        page.locator('[data-tile-pick="win_tile"] [data-tile-box]').tap()
+        keyboard.locator('[data-key="6s"]').tap()
+        expect(keyboard).to_be_hidden()
+        expect(page.locator("#id_turned")).to_have_value("5m")
     finally:
         phone.close()
 
@@ -90,3 +114,30 @@ def test_without_javascript_the_tile_menus_work(live_server, browser):
         expect(page.locator("#id_win_tile")).to_be_visible()
     finally:
         context.close()
+
+
+def test_the_winners_chip_tap_opens_his_keyboard_and_says_it_is_the_winning_tile(live_server, browser, screenshot):
+    evening = make_evening()
+    record = example_record("E1")
+    phone = open_phone(browser, live_server.url, evening.token, seat=0)  # 老王 won on 4条
+    page = phone.page
+    try:
+        enter_seat(phone, record, 0)
+        page.locator('.winner-switch label[data-seat-label="0"]').tap()
+        keyboard = page.locator("[data-tile-keyboard]")
+        expect(keyboard).to_be_hidden()
+        seat_card(page, 0).locator('.seat-preview .tile-chips .tile[data-tile="4s"]').first.tap()
+        # one tap: 胡的那张 is set, the hand says so in words, and the keyboard is open on it to fix a tile
+        expect(page.locator("#id_win_tile")).to_have_value("4s")
+        said = seat_card(page, 0).locator("[data-win-said]")
+        expect(said).to_contain_text("胡的是")
+        expect(said.locator(".tile")).to_have_attribute("data-tile", "4s")
+        expect(keyboard).to_be_visible()
+        expect(keyboard.locator("[data-kb-label]")).to_contain_text("老王")
+        hand = page.locator("#id_seat0-concealed").input_value()
+        screenshot(page, "winner-chip", full_page=False)
+        # the keyboard open, the same chip again comes out of the hand, as any chip does
+        seat_card(page, 0).locator('.seat-preview .tile-chips .tile[data-tile="4s"]').first.tap()
+        expect(page.locator("#id_seat0-concealed")).not_to_have_value(hand)
+    finally:
+        phone.close()

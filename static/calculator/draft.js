@@ -210,6 +210,8 @@
      * goes along and is kept), answered with the seats' words, swapped in place. */
     var confirmCard = root.querySelector("#draft-confirm");
     if (confirmCard && window.fetch && window.FormData) {
+      // Inside the round form (under how it ended), but a note being typed is no change of the round.
+      confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
       confirmCard.addEventListener("click", function (event) {
         var button = event.target.closest && event.target.closest('button[name="verdict"]');
         if (!button || button.disabled) return;

@@ -75,12 +75,15 @@ def _open_evening(site, record: dict) -> str:
 
 
 def _own_taps(record: dict, seat: int) -> int:
-    """About what a seat's own part costs: its tiles, melds and extras (to pick the outcome's phone)."""
+    """About what a seat's own part costs as tests/browser/table.py taps it (to pick the
+    round-ending phone): its hand with 顺 / 刻 (two taps a group, one a single tile) and 完成, its
+    melds with the meld keys (kind, tile, whose discard), its chicken discards, 报听."""
     from calculator.scoring import parse_tiles
+    from tests.browser.table import tile_groups
 
     data = record["seats"][seat]
-    taps = len(parse_tiles(data.get("concealed", ""))) + 1
-    taps += sum(7 for _meld in data.get("melds", []))
+    taps = sum(2 if kind else 1 for kind, _tile in tile_groups(data.get("concealed", ""))) + 1
+    taps += sum(2 if meld.get("from") is None else 3 for meld in data.get("melds", []))
     taps += (len(parse_tiles(data["discards"])) + 2) if data.get("discards") else 0
     return taps + (1 if data.get("declared") else 0)  # a button of the 报听 row
 

@@ -9,6 +9,7 @@ for "小李 也改了翻牌：6条".
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 
 from ..presentation import tile_name
-from ..scoring import parse_tile
+from ..scoring import TileSyntaxError, parse_tile, parse_tiles
 from .entry import RoundEntry
 from .forms import MAX_MELDS, MAX_NOTATION, MeldForm, RoundForm, SeatForm, clean_notation
 
@@ -76,6 +77,18 @@ def _value_words(name: str, field, values: list[str], names: list[str]) -> str:
         return "、".join(tile_name(parse_tile(v)) if re.fullmatch(r"[1-9][mps]", v) else v for v in values)
     choices = dict(getattr(field, "choices", ()) or ())
     return "、".join(str(choices.get(v, v)) for v in values)
+
+
+def added_discards(name: str, old: list[str], new: list[str]) -> list[str]:
+    """The tiles a write adds to a seat's 打出的鸡 ("1s6m" → "1s6m6m": ["6m"]); [] for any other
+    field, or a value that is not notation."""
+    if not name.endswith("-discards"):
+        return []
+    try:
+        before, after = (Counter(map(str, parse_tiles(clean_notation(v[0] if v else "")))) for v in (old, new))
+    except TileSyntaxError:
+        return []
+    return sorted((after - before).elements())
 
 
 def draft_data(data: dict[str, Any]) -> QueryDict:

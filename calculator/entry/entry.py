@@ -373,6 +373,7 @@ class RoundEntry:
                 seat.preview = seat_preview(
                     seat, dom_id=f"{self.dom_prefix}-seat{seat.index}-preview", rules=self.rules,
                     is_winner=won and str(seat.index) in winners, is_dealer=dealer == str(seat.index),
+                    win_tile=str(self._value("win_tile") or ""),
                     live=self.live, lenient=self.live or self.draft)
         return [seat.preview for seat in self.seats]
 

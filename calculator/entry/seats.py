@@ -90,6 +90,7 @@ class SeatPreview:
     is_winner: bool
     has_problems: bool  # anywhere on this seat's card
     mei_jiao: bool = False  # 没叫（没亮牌）: no concealed tiles to count
+    win_tile: str = ""  # a winner's 胡的那张 ("4s"), said under his hand: a tap on a chip sets it (issue 19)
 
     @property
     def count_text(self) -> str:
@@ -103,7 +104,7 @@ class SeatPreview:
 
 
 def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
-                 live: bool, lenient: bool | None = None) -> SeatPreview:
+                 live: bool, lenient: bool | None = None, win_tile: str = "") -> SeatPreview:
     """The preview of `seat` as its forms stand.
 
     `lenient` (default: `live`): the page is still being typed in, so a hand not finished yet
@@ -133,7 +134,7 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
         expected=14 if is_winner else 13, standing=standing, problems=problems,
         is_dealer=is_dealer, is_winner=is_winner,
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
-        mei_jiao=mei_jiao,
+        mei_jiao=mei_jiao, win_tile=win_tile if is_winner else "",
     )
 
 

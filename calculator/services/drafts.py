@@ -12,13 +12,16 @@ ends it for every phone.
 """
 from __future__ import annotations
 
+import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
+from ..entry.draft import added_discards
 from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from .evenings import lock_evening
 
@@ -30,7 +33,12 @@ class Overlap:
     name: str
     by: str  # the other phone's 我是… name, "" if it did not say
     values: list[str]  # what the other phone had put there
+    # 打出的鸡 tiles the other phone had just added, added again by this one: most likely the same
+    # discard typed on two phones, which would silently count twice (issue 19)
+    doubled: tuple[str, ...] = ()
 
+
+SAME_DISCARD_SECONDS = 20  # a tile another phone added to the same 打出的鸡 this recently, added again
 
 @dataclass
 class DraftSaved:
@@ -179,11 +187,18 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
             overlaps.append(Overlap(name=name, by=meta.get("by", ""), values=list(old)))
             if changed is None:  # a whole form, not a phone's own change: what others wrote stays
                 continue
+        elif meta.get("client") != client and time.time() - meta.get("at", 0) < SAME_DISCARD_SECONDS:
+            # seen here already, but that fresh: the same tile added again is named, not silently doubled
+            again = Counter(added_discards(name, old, new)) & Counter(meta.get("added", []))
+            if again:
+                overlaps.append(Overlap(name=name, by=meta.get("by", ""), values=list(old),
+                                        doubled=tuple(sorted(again.elements()))))
         writes[name] = new
     present = _present(draft, seat, by)
     if present and not writes and draft.pk is not None:
         draft.save(update_fields=["phones"])
     if writes or draft.pk is None:
+        draft_before = dict(draft.data)
         draft.version += 1
         for name, new in writes.items():
             draft.data[name] = new
@@ -192,6 +207,9 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
             untouched = filling and changed is not None and name not in changed
             draft.fields[name] = {"v": 0 if untouched else draft.version, "client": client[:40],
                                   "by": "" if untouched else by[:MAX_BY]}
+            added = [] if untouched else added_discards(name, draft_before.get(name, []), new)
+            if added:
+                draft.fields[name].update(added=added, at=time.time())
         draft.updated_at = timezone.now()
         draft.save()
     return DraftSaved(draft=draft, overlaps=overlaps)

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from ..presentation import TileChip
+from ..presentation import ALL_TILE_CHIPS, TileChip
 
 CHIP_TEMPLATE = "calculator/partials/_entry_tile_chip.html"
 
@@ -41,3 +41,10 @@ def tile_chips(chips: Iterable[TileChip]) -> SafeString:
     """The chips of a list of `TileChip`s, in its order, with nothing between them."""
     language = get_language()
     return mark_safe("".join(chip_html(chip, language) for chip in chips))  # each from its template
+
+
+@register.simple_tag
+def tile_chip_of(code) -> SafeString:
+    """One tile's chip from its code ("5p", as a tile menu's value), or nothing for a blank."""
+    chip = next((c for c in ALL_TILE_CHIPS if c.code == code), None)
+    return mark_safe(chip_html(chip, get_language()) if chip else "")  # from its template

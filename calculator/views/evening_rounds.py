@@ -24,9 +24,9 @@ from ..entry.turned import carry_chickens
 from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
-from ..presentation import outcome_text, present, signed
+from ..presentation import outcome_text, present, signed, tile_name
 from ..presentation.changes import record_changes
-from ..scoring import RecordInvalid, ruleset_from_dict
+from ..scoring import RecordInvalid, parse_tile, ruleset_from_dict
 from ..services.drafts import SEEN_REFRESH
 from ..polls import answered_from_cache
 from .access import (
@@ -113,7 +113,12 @@ def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
     for overlap in saved.overlaps:
         label, value = field_words(overlap.name, overlap.values, names)
         who = overlap.by or _("另一部手机")
-        notes.append(_("{who} 也改了{field}：{value}（现在按你的）").format(who=who, field=label, value=value))
+        if overlap.doubled:
+            tiles = "、".join(tile_name(parse_tile(code)) for code in overlap.doubled)
+            notes.append(_("{who} 刚也在{field}里加了 {tiles}：现在算了两次。要是同一张，请拿掉一张。").format(
+                who=who, field=label, tiles=tiles))
+        else:
+            notes.append(_("{who} 也改了{field}：{value}（现在按你的）").format(who=who, field=label, value=value))
     return notes
 
 

@@ -7,7 +7,7 @@
  *   the page asks for what other phones changed since the version it has (204 when nothing) and
  *   fills it in, except where this page has typed something not yet saved: that stays, and the
  *   page says "小李 也改了翻牌：6条". A page that said who it is (data-my-seat) puts its own
- *   seat's card first, its tile keyboard open while the hand is empty.
+ *   seat's card first, just above how the round ended, its tile keyboard open while the hand is empty.
  *   With [data-correction] it is 改这局 on a stored round, shared the same way: when another phone
  *   saves or throws the correction away, this page stops and says so, with a link to the round.
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
@@ -218,6 +218,8 @@
      * goes along and is kept), answered with the seats' words, swapped in place. */
     var confirmCard = root.querySelector("#draft-confirm");
     if (confirmCard && window.fetch && window.FormData) {
+      // Inside the round form (under how it ended), but a note being typed is no change of the round.
+      confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
       confirmCard.addEventListener("click", function (event) {
         var button = event.target.closest && event.target.closest('button[name="verdict"]');
         if (!button || button.disabled) return;
@@ -285,8 +287,8 @@
 
     var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
     if (card) {
-      var first = form.querySelector("[data-seat-card], .settings-card");
-      if (first && first !== card) first.parentNode.insertBefore(card, first);
+      var ending = form.querySelector(".outcome-card");  // how it ended right under it: one thumb, no scrolling (issue 19)
+      if (ending) ending.parentNode.insertBefore(card, ending);
       card.classList.add("is-mine");
       var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
       var box = card.querySelector("[data-tile-box]");

@@ -12,9 +12,9 @@
  *
  * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
  * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
- * and 憨包 as buttons; a chip tapped in a winner's hand is 胡的那张; a full hand moves the
- * keyboard to the next seat still to enter; the first 幺鸡's discarder gets it in his discards
- * once; the 热炮 menu offers only the discarder's kongs.
+ * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
+ * hand; a full hand moves the keyboard to the next seat still to enter; the first 幺鸡's
+ * discarder gets it in his discards once; the 热炮 menu offers only the discarder's kongs.
  *
  * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
  * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
@@ -177,7 +177,7 @@
 
   function renderAll() {
     markSeats();
-    document.querySelectorAll("[data-round-form] input.tile-notation").forEach(render);
+    document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
     revealMelds();
     offerHotKongs();
   }
@@ -323,11 +323,11 @@
     close();
   }
 
-  /* A chip tapped in a winner's hand is 胡的那张; tapped again, it comes out of the hand. */
-  function tapWinnerChip(input, code) {
+  /* A winner's chip tapped is 胡的那张 (his standing says so); again on an open keyboard, it comes out. */
+  function tapWinnerChip(input, code, opening) {
     var select = formField(input.closest("form"), "win_tile");
     if (select.value !== code) setField(select, code);
-    else removeChip(input, code);
+    else if (!opening) removeChip(input, code);
   }
 
   /* 第一张幺鸡: its unclaimed discarder's 打出的鸡 gets the 幺鸡 once, from the menu alone. */
@@ -368,8 +368,7 @@
     });
   }
 
-  /* The input listener below draws the chips, in this same frame. */
-  function setTiles(input, tiles) {
+  function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame
     input.value = format(tiles);
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
@@ -403,13 +402,10 @@
     keyboard.querySelector("[data-kb-label]").textContent = box.getAttribute("data-label");
     keyboard.hidden = false;
     keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input);
-    armMeld(null);
-    setGroup(null);
-    hideFrom();
+    armMeld(null); setGroup(null); hideFrom();  // nothing armed on a fresh box
     document.body.classList.add("kb-open", "kb-room");
     render(input);
-    var top = box.getBoundingClientRect().top;
-    window.scrollTo({ top: window.scrollY + top - 100, behavior: "instant" });
+    (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
     if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
   }
 
@@ -425,6 +421,11 @@
   }
 
   function press(code) {
+    if (active.matches(".tile-one")) {  // 胡的那张, 翻牌: one key, then on to the menu it leads to (data-then) while empty
+      var then = document.getElementById(active.getAttribute("data-then"));
+      setField(active, code);
+      return then && !then.value ? open(then) : close();
+    }
     if (meldKind && isHand(active)) { addMeld(code); return; }
     hideFrom();
     var tiles = parse(active.value) || [];
@@ -444,9 +445,7 @@
       var row = lastMeld.row;
       lastMeld = null;
       hideFrom();
-      ["select.meld-kind", '[name$="-tile"]', "select.meld-from"].forEach(function (selector) {
-        setField(row.querySelector(selector), "");
-      });
+      ["select.meld-kind", '[name$="-tile"]', "select.meld-from"].forEach(function (sel) { setField(row.querySelector(sel), ""); });
       var late = row.querySelector('input[name$="-late"]');
       if (late && late.checked) setField(late, false);
       return;
@@ -535,9 +534,10 @@
       if (box) {
         var input = document.getElementById(box.getAttribute("data-for"));
         var tile = event.target.closest(".tile");
-        if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"));
-        else if (active !== input) open(input);  // the first tap opens the keyboard, never removes
-        else if (tile) removeChip(input, tile.getAttribute("data-tile"));
+        var opening = active !== input;
+        if (opening) open(input);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
+        if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"), opening);
+        else if (tile && !opening) removeChip(input, tile.getAttribute("data-tile"));
       }
     });
     document.addEventListener("keydown", function (event) {

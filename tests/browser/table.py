@@ -1,7 +1,11 @@
 """Phones at one table, for the browser tests and the benches (bench/entry.py, bench/tap_count.py):
 open a phone, say who it is, tap a hand in, set the outcome. Every helper counts the taps it
 makes (a button of a row such as 庄家 is one; a select is two: open it, pick), so the benchmark
-can say how many taps the busiest phone needed."""
+can say how many taps the busiest phone needed. It also keeps a thumb's model time (issue 19:
+0.8 s a tile key, 1.2 s any other tap, 2.5 s a menu, 0.8 s per 600 px scrolled) and counts the
+scrolls: before each tap a control out of sight (under the sticky header, the keyboard or the
+sticky bar, or off the screen) is scrolled to, as a thumb would; what the page scrolls by itself
+(the keyboard bringing its box up) is free."""
 from __future__ import annotations
 
 from collections import Counter
@@ -15,16 +19,59 @@ from tests.timing import scaled
 
 
 
+KEY_SECONDS, TAP_SECONDS, MENU_SECONDS, SCROLL_SECONDS_PER_600PX = 0.8, 1.2, 2.5, 0.8
+
+# How far a control is from sight: 0 when its middle shows between the sticky header and whatever
+# covers the bottom of the screen (the open keyboard, the sticky bar), else how far to scroll to
+# bring it to the middle of that band.
+_OUT_OF_SIGHT = """el => {
+  if (el.closest("[data-tile-keyboard], .submit-bar, .app-nav")) return 0;
+  const r = el.getBoundingClientRect();
+  const nav = document.querySelector(".app-nav");
+  let top = nav ? nav.getBoundingClientRect().bottom : 0, bottom = innerHeight;
+  for (const cover of document.querySelectorAll("[data-tile-keyboard], .submit-bar")) {
+    const b = cover.getBoundingClientRect();
+    if (cover.hidden || getComputedStyle(cover).visibility === "hidden" || !b.height) continue;
+    if (b.top < bottom && b.bottom >= innerHeight - 1) bottom = b.top;
+  }
+  const mid = (r.top + r.bottom) / 2;
+  return mid >= top + 4 && mid <= bottom - 4 ? 0 : Math.round(mid - (top + bottom) / 2);
+}"""
+
+
 @dataclass
 class Phone:
     context: BrowserContext
     page: Page
     taps: int = 0
     log: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # the model time of what this phone did (KEY_SECONDS …)
+    scrolls: int = 0
+    scrolled: int = 0  # px
 
-    def tap(self, locator) -> None:
+    def reach(self, locator) -> None:
+        """Scroll to a control out of sight, as a thumb would: counted, with its distance."""
+        distance = locator.evaluate(_OUT_OF_SIGHT)
+        if not distance:
+            return
+        before = self.page.evaluate("scrollY")
+        self.page.evaluate("d => scrollBy({top: d, behavior: 'instant'})", distance)
+        moved = abs(self.page.evaluate("scrollY") - before)
+        if moved:
+            self.scrolls += 1
+            self.scrolled += moved
+            self.seconds += SCROLL_SECONDS_PER_600PX * moved / 600
+            self.log.append(f"scroll {moved}px")
+
+    def tap(self, locator, seconds: float = TAP_SECONDS) -> None:
+        self.reach(locator)
         locator.tap()
         self.taps += 1
+        self.seconds += seconds
+
+    def key(self, locator) -> None:
+        """A tile key of the keyboard."""
+        self.tap(locator, KEY_SECONDS)
 
     def choose(self, name: str, value) -> None:
         """One button of a row of choices (庄家, 谁点的炮, 第一张幺鸡, 报听): a tap, unless it is on."""
@@ -32,12 +79,16 @@ class Phone:
             self.tap(choice(self.page, name, value))
 
     def select(self, locator, value: str) -> None:
+        self.reach(locator)
         locator.select_option(value)
         self.taps += 2  # open the menu, pick
+        self.seconds += MENU_SECONDS
 
     def type(self, locator, text: str) -> None:
+        self.reach(locator)
         locator.fill(text)
         self.taps += 1 + len(text)  # into the field, then a key a character
+        self.seconds += TAP_SECONDS + KEY_SECONDS * len(text)
 
     def close(self) -> None:
         """Leave the page first: its 2-second poll stops before the context goes (a request still
@@ -123,25 +174,29 @@ def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-previe
         phone.tap(target)
     expect(keyboard).to_be_visible()
     for tile in to_type:
-        phone.tap(keyboard.locator(f'[data-key="{tile}"]'))
+        phone.key(keyboard.locator(f'[data-key="{tile}"]'))
     if keyboard.is_visible():  # a full hand has already moved the keyboard on (issue 12), or closed it
         phone.tap(keyboard.locator("[data-kb-done]"))
     expect(keyboard).to_be_hidden()
 
 
 def enter_seat(phone: Phone, record: dict, seat: int) -> None:
-    """One seat's part of a round record: melds, hand, chicken discards, 报听."""
+    """One seat's part of a round record: melds (the keyboard's meld keys: 碰 / 豆, the tile, whose
+    discard), hand, chicken discards, 报听."""
     page = phone.page
     data = record["seats"][seat]
     card = seat_card(page, seat)
+    keyboard = page.locator("[data-tile-keyboard]")
     for row, meld in enumerate(data.get("melds", [])):
-        if row == 0:
-            phone.tap(card.locator("details.melds summary"))
+        box = card.locator(".seat-preview [data-tile-box]")
+        if row == 0 and not (keyboard.is_visible() and "is-active" in (box.get_attribute("class") or "")):
+            phone.tap(box)
         kind = meld["kind"] if meld["type"] == "kong" else meld["type"]
-        phone.select(card.locator(f"#id_seat{seat}-melds-{row}-kind"), kind)
-        phone.type(card.locator(f"#id_seat{seat}-melds-{row}-tile"), meld["tile"])
+        phone.tap(keyboard.locator(f'[data-kb-meld="{kind}"]'))
+        phone.key(keyboard.locator(f'[data-key="{meld["tile"]}"]'))
         if meld.get("from") is not None:
-            phone.select(card.locator(f"#id_seat{seat}-melds-{row}-from_seat"), str(meld["from"]))
+            phone.tap(keyboard.locator(f'[data-kb-from-seat="{meld["from"]}"]'))
+        expect(card.locator(f"#id_seat{seat}-melds-{row}-kind")).to_have_value(kind)
     if data.get("concealed"):
         tap_hand(phone, seat, data["concealed"])
     if data.get("discards"):
@@ -169,7 +224,9 @@ def enter_ending(phone: Phone, record: dict) -> None:
     for winner in outcome.get("winners", []):
         phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
     if outcome["type"] == "win":
-        phone.select(page.locator("#id_win_tile"), outcome["winners"][0]["tile"])
+        pick_tile(phone, "win_tile", outcome["winners"][0]["tile"])
+        if record.get("turned"):  # the keyboard goes on to 翻牌 (issue 19)
+            pick_tile(phone, "turned", record["turned"])
         if outcome.get("from") is not None:
             phone.choose("from_seat", outcome["from"])
         if outcome.get("after_kong"):
@@ -187,8 +244,8 @@ def enter_ending(phone: Phone, record: dict) -> None:
 def enter_chickens(phone: Phone, record: dict) -> None:
     """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it)."""
     page = phone.page
-    if record.get("turned"):
-        phone.select(page.locator("#id_turned"), record["turned"])
+    if record.get("turned") and page.locator("#id_turned").input_value() != record["turned"]:
+        pick_tile(phone, "turned", record["turned"])
     first = record.get("first_yaoji")
     if first:
         phone.choose("first_yaoji_seat", first["seat"])
@@ -199,3 +256,14 @@ def enter_chickens(phone: Phone, record: dict) -> None:
 def saved(phone: Phone) -> None:
     """Wait until the page holds nothing the server does not (draft.js counts what is unsaved)."""
     expect(phone.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=scaled(20_000))
+
+
+def pick_tile(phone: Phone, name: str, code: str) -> None:
+    """胡的那张 or 翻牌: its box opens the tile keyboard, one key chooses it (issue 19)."""
+    page = phone.page
+    keyboard = page.locator("[data-tile-keyboard]")
+    box = page.locator(f'[data-tile-pick="{name}"] [data-tile-box]')
+    if not (keyboard.is_visible() and "is-active" in (box.get_attribute("class") or "")):
+        phone.tap(box)
+    phone.key(keyboard.locator(f'[data-key="{code}"]'))
+    expect(page.locator(f"#id_{name}")).to_have_value(code)

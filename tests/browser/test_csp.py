@@ -33,7 +33,7 @@ def test_the_tile_keyboard_and_htmx_work_under_the_policy(live_server, strict_pa
     page = strict_page
     response = page.goto(live_server.url + "/round/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.locator("[data-tile-box]").first.click()
+    page.locator('[data-seat-card="0"] .seat-preview [data-tile-box]').click()  # 东's hand (胡的哪张 has a box too)
     keyboard = page.locator("[data-tile-keyboard]")
     expect(keyboard).to_be_visible()
     with page.expect_response(lambda r: "/round/preview/" in r.url):  # htmx's swap runs under the policy

@@ -154,4 +154,4 @@ def test_one_tap_on_a_seat_button_sets_the_field_and_the_preview_follows(live_se
     expect(choice(page, "dealer", 2)).to_have_text("阿梅")
     page.locator(".outcome-card").scroll_into_view_if_needed()
     screenshot(page.locator(".outcome-card"), "outcome")
-    screenshot(page.locator(".chicken-card"), "chickens")
+    screenshot(page.locator(".chicken-fields"), "chickens")

@@ -397,4 +397,4 @@ def test_the_english_form_fits_a_phone(live_server, page, screenshot):
     card.locator(".seat-extras").evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
     screenshot(page, "seat-card-en", full_page=False)
     screenshot(page.locator(".settings-card"), "settings-en")
-    screenshot(page.locator(".chicken-card"), "chickens-en")
+    screenshot(page.locator(".chicken-fields"), "chickens-en")

@@ -221,3 +221,32 @@ def test_a_throw_away_then_a_late_write_keeps_the_unspent_key():
     services.draft_discard(evening=evening)
     late = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=1, client="b", key=key)
     assert late.deleted is None and late.draft.idempotency_key == key  # it recorded nothing: still good
+
+
+def test_the_same_chicken_discard_added_on_two_phones_is_named_not_silently_doubled():
+    """Issue 19: 阿珍's phone adds 小李's 6万 to his 打出的鸡; 小李's phone, which has just received it,
+    adds 6万 too. Both stay (two 6万 may be right), but 小李's phone is told it now counts twice."""
+    evening = make_evening()
+    blank = {**values_of("E1"), "seat1-discards": [""]}
+    save(evening, blank, client="a")
+    save(evening, {**blank, "seat1-discards": ["6m"]}, changed={"seat1-discards"}, base=1, client="a", by="阿珍")
+    saved = save(evening, {**blank, "seat1-discards": ["6m6m"]}, changed={"seat1-discards"}, base=2,
+                 client="b", by="小李")
+    assert saved.draft.data["seat1-discards"] == ["6m6m"]
+    assert [(o.name, o.by, o.doubled) for o in saved.overlaps] == [("seat1-discards", "阿珍", ("6m",))]
+    # another tile, or the same phone adding a second one, is no clash
+    again = save(evening, {**blank, "seat1-discards": ["6m6m9p"]}, changed={"seat1-discards"}, base=3, client="a")
+    assert not again.overlaps
+    more = save(evening, {**blank, "seat1-discards": ["6m6m6m9p"]}, changed={"seat1-discards"}, base=4, client="a")
+    assert not more.overlaps
+
+
+def test_a_chicken_discard_added_long_after_the_other_phones_is_no_clash(monkeypatch):
+    evening = make_evening()
+    blank = {**values_of("E1"), "seat1-discards": [""]}
+    save(evening, blank, client="a")
+    save(evening, {**blank, "seat1-discards": ["6m"]}, changed={"seat1-discards"}, base=1, client="a", by="阿珍")
+    later = services.drafts.time.time() + services.drafts.SAME_DISCARD_SECONDS + 1
+    monkeypatch.setattr(services.drafts.time, "time", lambda: later)
+    saved = save(evening, {**blank, "seat1-discards": ["6m6m"]}, changed={"seat1-discards"}, base=2, client="b")
+    assert not saved.overlaps and saved.draft.data["seat1-discards"] == ["6m6m"]

@@ -153,6 +153,26 @@ def test_two_phones_changing_the_same_field_hear_about_it(client):
     assert "小李 也改了翻牌：6条" in answer.content.decode()
 
 
+def test_the_same_chicken_discard_typed_on_a_second_phone_is_named_as_a_clash(client):
+    """Issue 19: 阿珍 adds 小李's 6万 to his 打出的鸡; 小李's phone has just received it and adds 6万
+    again: his phone is told it counts twice now, in words."""
+    evening = make_evening()
+    li_phone, zhen_phone = Client(), Client()
+    li_phone.post(url("evening_me", evening), {"seat": "1"})
+    zhen_phone.post(url("evening_me", evening), {"seat": "2"})
+    li, zhen = open_round(li_phone, evening), open_round(zhen_phone, evening)
+    li_phone.post(url("evening_round_preview", evening), typed("E1", li, **{"seat1-discards": ""}), **HTMX)
+    base = str(selectors.draft_version(evening=evening))
+    zhen_phone.post(url("evening_round_preview", evening),
+                    typed("E1", {**zhen, "draft_base": base}, changed="seat1-discards", **{"seat1-discards": "6m"}), **HTMX)
+    base = str(selectors.draft_version(evening=evening))  # 小李's phone has polled it
+    answer = li_phone.post(url("evening_round_preview", evening),
+                           typed("E1", {**li, "draft_base": base}, changed="seat1-discards", **{"seat1-discards": "6m6m"}),
+                           **HTMX).content.decode()
+    assert "阿珍 刚也在小李的打出没人要的鸡里加了 6万：现在算了两次。要是同一张，请拿掉一张。" in answer
+    assert selectors.evening_draft(evening=evening).data["seat1-discards"] == ["6m6m"]
+
+
 def test_the_poll_says_when_the_draft_became_a_round(client):
     evening = make_evening()
     form = open_round(client, evening)

@@ -154,14 +154,18 @@
       nextSent = {};
       names.forEach(function (name) { nextSent[name] = valuesOf(form, name); });
     });
-    form.addEventListener("htmx:beforeRequest", function (event) {
+    form.addEventListener("htmx:beforeSend", function (event) {
       if (event.detail.elt !== form) return;
-      event.detail.xhr.draftSent = nextSent;
+      var xhr = event.detail.xhr;
+      xhr.draftSent = nextSent;
       inFlight += 1;
+      // Counted down by the request itself, not by htmx:afterRequest: htmx skips that event when
+      // handling the answer throws, and a count stuck above 0 stopped this page from ever sending
+      // its unsaved tiles again (seen under load: a phone kept 9 of a hand's 13).
+      xhr.addEventListener("loadend", function () { inFlight = Math.max(0, inFlight - 1); });
     });
     form.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.elt !== form) return;
-      inFlight = Math.max(0, inFlight - 1);
       var sent = event.detail.xhr && event.detail.xhr.draftSent;
       if (!event.detail.successful || !sent) return;  // offline: it stays dirty and is sent again
       if (Object.keys(sent).length) saved = true;

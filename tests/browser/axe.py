@@ -28,7 +28,9 @@ def violations(page) -> list[dict]:
               .then(r => r.violations.map(v => ({
                   id: v.id, impact: v.impact, help: v.help,
                   nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary,
-                                            html: n.html.slice(0, 160)})),
+                                            html: n.html.slice(0, 160),
+                                            related: [...n.any, ...n.all, ...n.none].flatMap(
+                                                c => (c.relatedNodes || []).map(r => r.target.join(' '))).slice(0, 3)})),
               })))""",
         WCAG_22_AA,
     )
@@ -41,6 +43,8 @@ def describe(found: list[dict]) -> str:
         for node in v["nodes"][:8]:
             lines.append(f"    {node['target']}  {node['html']}")
             lines.extend(f"        {line}" for line in (node["summary"] or "").splitlines()[1:4])
+            if node.get("related"):
+                lines.append(f"        next to / under: {', '.join(node['related'])}")
         if len(v["nodes"]) > 8:
             lines.append(f"    … and {len(v['nodes']) - 8} more")
     return "\n".join(lines)

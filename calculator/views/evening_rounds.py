@@ -294,6 +294,12 @@ def round_draft(request, evening: Evening, number: int | None = None):
         return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
     if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
         return HttpResponse(status=204)
+    return _draft_changes(request, evening, draft, since)
+
+
+def _draft_changes(request, evening: Evening, draft, since: int, round_=None) -> JsonResponse:
+    """A poll's answer when the draft moved on: the fields other pages changed since `since`,
+    who changed them and in which words, and the seats' state (a new round's or a correction's)."""
     changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
@@ -301,7 +307,7 @@ def round_draft(request, evening: Evening, number: int | None = None):
                          "by": {name: by for name, (_values, by) in changes.items() if by},
                          "words": {name: "：".join(field_words(name, values, names))
                                    for name, (values, _by) in changes.items()},
-                         "state": _draft_state(request, evening, draft)})
+                         "state": _draft_state(request, evening, draft, round_=round_)})
 
 
 def _correction_poll(request, evening: Evening, number: int):
@@ -318,14 +324,7 @@ def _correction_poll(request, evening: Evening, number: int):
     since = _small_int(request.GET.get("since", ""))
     if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
         return HttpResponse(status=204)
-    changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
-    names = selectors.evening_names(evening=evening)
-    return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
-                         "fields": {name: values for name, (values, _by) in changes.items()},
-                         "by": {name: by for name, (_values, by) in changes.items() if by},
-                         "words": {name: "：".join(field_words(name, values, names))
-                                   for name, (values, _by) in changes.items()},
-                         "state": _draft_state(request, evening, draft, round_=round_)})
+    return _draft_changes(request, evening, draft, since, round_=round_)
 
 
 def _draft_state(request, evening: Evening, draft, *, round_: Round | None = None) -> str:

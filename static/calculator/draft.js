@@ -30,24 +30,10 @@
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
 
-  /* A field's values as the form would post them. */
-  function valuesOf(form, name) {
-    var out = [];
-    each(form.elements, function (el) {
-      if (el.name !== name || el.disabled) return;
-      if (el.type === "checkbox" || el.type === "radio") { if (el.checked) out.push(el.value); }
-      else out.push(el.value);
-    });
-    return out;
-  }
-
-  function setValues(form, name, values) {
-    each(form.elements, function (el) {
-      if (el.name !== name) return;
-      if (el.type === "checkbox" || el.type === "radio") el.checked = values.indexOf(el.value) >= 0;
-      else el.value = values.length ? values[0] : "";
-    });
-  }
+  /* A field's values as the form would post them, and setting them: outbox.js's (loaded first,
+   * on every page). */
+  var valuesOf = window.zhuojiFields.valuesOf;
+  var setValues = window.zhuojiFields.setValues;
 
   function same(a, b) {
     return a.length === b.length && a.every(function (v, i) { return v === b[i]; });

@@ -74,6 +74,7 @@
       else el.value = values.length ? values[0] : "";
     });
   }
+  window.zhuojiFields = { valuesOf: valuesOf, setValues: setValues };  // draft.js reads and fills fields alike
 
   function pairsOf(form) {
     var pairs = [];

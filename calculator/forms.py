@@ -387,3 +387,31 @@ class SeasonForm(forms.Form):
             return "all", None, None, 0
         data = self.cleaned_data
         return data["period"] or "all", data["start"], data["end"], data["min_rounds"] or 0
+
+
+
+class FigureForm(forms.Form):
+    """Which rounds of the season a page lists: whose (`who`, a roster id, or name:<name> for a
+    seat no roster player took) behind which figure (one of `figures`, or vs:<key> head to head)."""
+
+    who = forms.CharField(max_length=MAX_NAME + 5)
+    figure = forms.CharField(max_length=MAX_NAME + 10)
+
+    def __init__(self, *args, figures: tuple[str, ...] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.figures = figures
+
+    def clean_figure(self) -> str:
+        figure = self.cleaned_data["figure"]
+        if figure not in self.figures and not figure.startswith("vs:"):
+            raise forms.ValidationError("unknown figure", code="unknown")
+        return figure
+
+
+class CsvForm(forms.Form):
+    """The season as a spreadsheet: a row per evening (anything else asked) or per round."""
+
+    per = forms.ChoiceField(choices=[("evening", "evening"), ("round", "round")], required=False)
+
+    def rows_per(self) -> str:
+        return self.cleaned_data["per"] if self.is_valid() and self.cleaned_data["per"] else "evening"

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import selectors, services
-from ..forms import AttachForm, EveningForm, MergeForm, SeasonForm, SeatLinkForm, TableForm
+from ..forms import AttachForm, CsvForm, EveningForm, FigureForm, MergeForm, SeasonForm, SeatLinkForm, TableForm
 from ..models import Evening, Table
 from ..presentation import rules_url
 from ..presentation.rules_text import rules_headline, rules_in_words
@@ -237,10 +237,10 @@ def table_share_card(request, table: Table, *, read_only: bool):
 def table_figure(request, table: Table, *, read_only: bool):
     """The rounds behind one figure of the season (a player's 胡 count, say)."""
     _form, period, _min = _period(request)
-    figure = request.GET.get("figure", "")
-    if figure not in selectors.season.FIGURES and not figure.startswith("vs:"):
+    asked = FigureForm(request.GET, figures=selectors.season.FIGURES)
+    if not asked.is_valid():
         raise Http404
-    key = selectors.member_key(request.GET.get("who", ""))
+    figure, key = asked.cleaned_data["figure"], selectors.member_key(asked.cleaned_data["who"])
     name, refs = selectors.figure_rounds(table=table, period=period, key=key, figure=figure)
     if not name:  # nobody of this table
         raise Http404
@@ -264,7 +264,7 @@ def table_export(request, table: Table):
 @table_viewing
 def table_csv(request, table: Table, *, read_only: bool):
     _form, period, _min = _period(request)
-    per = "round" if request.GET.get("per") == "round" else "evening"
+    per = CsvForm(request.GET).rows_per()
     out = io.StringIO()
     out.write("\ufeff")  # so that a spreadsheet reads the file as UTF-8, hanzi and all
     csv.writer(out).writerows(selectors.season_csv(table=table, period=period, per=per))

@@ -149,6 +149,11 @@ class EveningForm(forms.Form):
         values = {option.name: option_value(option, self.cleaned_data) for option in OPTIONS}
         return {name: value for name, value in values.items() if value is not None}
 
+    def evening_fields(self) -> dict[str, Any]:
+        """What `services.evening_create` (or a 固定桌's next evening) takes from the form."""
+        data = self.cleaned_data
+        return {"names": data["names"], "stake": data["stake"], "preset": data["preset"], "options": self.options(),
+                "first_dealer": data["first_dealer"], "title": data["title"], "rules_name": data["rules_name"]}
 
     def preview_rules(self) -> RuleSet | None:
         """The rules as chosen so far (the rest of the form need not be filled in), for the

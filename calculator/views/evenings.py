@@ -52,22 +52,26 @@ def evening_new(request):
         ruleset_from_dict(copied.rules), names=selectors.evening_names(evening=copied),
         stake=selectors.evening_stake_text(evening=copied), rules_name=copied.rules_name,
     ) if copied else None
+    return evening_form(request, initial=initial, rules=ruleset_from_dict(copied.rules) if copied else None,
+                        create=services.evening_create,
+                        context={"copied": copied, "rules_from": copied.read_token if copied else ""})
+
+
+def evening_form(request, *, initial: dict | None, rules, create, context: dict) -> HttpResponse:
+    """开一晚's form, for a new evening and for a 固定桌's next one (`create` takes the form's
+    `evening_fields`): 看看规矩 (`preview`) shows the rules as chosen so far, in words, without
+    opening anything; a valid submit opens the evening and goes to its page."""
     form = EveningForm(request.POST or None, initial=initial)
     previewing = "preview" in request.POST
     if request.method == "POST" and not previewing and form.is_valid():
-        data = form.cleaned_data
         try:
-            evening = services.evening_create(
-                names=data["names"], stake=data["stake"], preset=data["preset"], options=form.options(),
-                first_dealer=data["first_dealer"], title=data["title"], rules_name=data["rules_name"],
-            )
+            evening = create(**form.evening_fields())
         except ValidationError as error:
             form.add_error(None, error)
         else:
             return redirect("calculator:evening_detail", token=evening.token)
-    rules = form.preview_rules() if form.is_bound else ruleset_from_dict(copied.rules) if copied else None
-    context = {"form": form, "copied": copied, "rules_from": copied.read_token if copied else "", "rules": rules,
-               "rules_words": rules_in_words(rules) if rules else None,
+    rules = form.preview_rules() if form.is_bound else rules
+    context = {**context, "form": form, "rules": rules, "rules_words": rules_in_words(rules) if rules else None,
                "rules_link": rules_url(rules) if rules else ""}
     response = render(request, "calculator/evening/new.html", context)
     return refused(response) if request.method == "POST" and not previewing else response

@@ -7,6 +7,7 @@ changes nothing. Each view binds a form, calls one service or selector and rende
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from decimal import Decimal
@@ -24,12 +25,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import selectors, services
 from ..forms import AttachForm, CsvForm, EveningForm, FigureForm, MergeForm, SeasonForm, SeatLinkForm, TableForm
 from ..models import Evening, Table
-from ..presentation import rules_url
-from ..presentation.rules_text import rules_headline, rules_in_words
+from ..presentation.rules_text import rules_headline
 from ..presentation.share_card import Card, CardRow, card_png
 from ..qr import qr_svg
 from ..scoring.settle import decimal_text
 from .access import address_url, editing, refused, table_editing, table_viewing
+from .evenings import evening_form
 from .limits import rate_limited
 
 # -- making a table ----------------------------------------------------------------------------
@@ -108,25 +109,9 @@ def table_evening_new(request, table: Table):
     initial = EveningForm.initial_from(setup["rules"], names=setup["names"],
                                        stake=decimal_text(Decimal(setup["stake"])),
                                        rules_name=setup["rules_name"])
-    form = EveningForm(request.POST or None, initial=initial)
-    previewing = "preview" in request.POST
-    if request.method == "POST" and not previewing and form.is_valid():
-        data = form.cleaned_data
-        try:
-            evening = services.table_evening_create(
-                table=table, names=data["names"], stake=data["stake"], preset=data["preset"],
-                options=form.options(), first_dealer=data["first_dealer"], title=data["title"],
-                rules_name=data["rules_name"])
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            return redirect("calculator:evening_detail", token=evening.token)
-    rules = form.preview_rules() if form.is_bound else setup["rules"]
-    context = {"form": form, "table": table, "form_action": reverse("calculator:table_setup", args=[table.token]),
-               "rules": rules, "rules_words": rules_in_words(rules) if rules else None,
-               "rules_link": rules_url(rules) if rules else ""}
-    response = render(request, "calculator/evening/new.html", context)
-    return refused(response) if request.method == "POST" and not previewing else response
+    return evening_form(request, initial=initial, rules=setup["rules"],
+                        create=functools.partial(services.table_evening_create, table=table),
+                        context={"table": table, "form_action": reverse("calculator:table_setup", args=[table.token])})
 
 
 @require_POST

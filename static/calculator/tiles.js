@@ -77,8 +77,10 @@
 
   /* A tile's chip, copied from the page's one set of them (partials/_entry_keyboard.html renders
    * each kind from partials/_entry_tile_chip.html), so its markup lives in the template only. */
-  var chips = document.querySelector("template[data-tile-chips]");
-  function chip(code) { return chips.content.querySelector('[data-tile="' + code + '"]').outerHTML; }
+  var chips = document.querySelector("template[data-tile-chips]"), chipHtml = {};
+  function chip(code) {
+    return chipHtml[code] || (chipHtml[code] = chips.content.querySelector('[data-tile="' + code + '"]').outerHTML);
+  }
 
   function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }
 

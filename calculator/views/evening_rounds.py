@@ -113,14 +113,19 @@ def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
         notes.append(_("第{n}局记下以后又被删了：这部手机上录的，存进了新的一局。").format(n=saved.deleted))
     for overlap in saved.overlaps:
         label, value = field_words(overlap.name, overlap.values, names)
-        who = overlap.by or _("另一部手机")
+        who = overlap.by
         if overlap.doubled:
             tiles = "、".join(tile_name(parse_tile(code)) for code in overlap.doubled)
             notes.append(_("{who} 刚也在{field}里加了 {tiles}：现在算了两次。要是同一张，请拿掉一张。").format(
                 who=who, field=label, tiles=tiles))
         else:
-            notes.append(_("{who} 也改了{field}：{value}（现在按你的）").format(who=who, field=label, value=value))
+            notes.append(_also_changed(who, label, value))
     return notes
+
+
+def _also_changed(who: str, field: str, value: str) -> str:
+    """What a page hears when another phone changed a field it has typed into too."""
+    return _("{who} 也改了{field}：{value}（现在按你的）").format(who=who or _("另一部手机"), field=field, value=value)
 
 
 def _idempotency_key(request) -> uuid.UUID | None:
@@ -272,7 +277,7 @@ def round_draft(request, evening: Evening, number: int | None = None):
     since the version this page has (`since`), or 204 while the draft is at that version.
     `number`: the poll of 改这局 on that round (below).
 
-    JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"},
+    JSON: {"version", "key", "fields": {name: values}, "said": {name: "小李 也改了翻牌：6条（现在按你的）"},
     "state": the preview's and the seats' words' partials}; when the page's round is no longer
     being entered: {"recorded": number, "url", "bar"} if its key became a round (whatever draft is
     open now: that is the next round's), {"gone": true, "deleted": number} if that round was
@@ -302,14 +307,14 @@ def round_draft(request, evening: Evening, number: int | None = None):
 
 def _draft_changes(request, evening: Evening, draft, since: int, round_=None) -> JsonResponse:
     """A poll's answer when the draft moved on: the fields other pages changed since `since`,
-    who changed them and in which words, and the seats' state (a new round's or a correction's)."""
+    what the page says where it has typed into one of them too, and the seats' state (a new
+    round's or a correction's)."""
     changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
                          "fields": {name: values for name, (values, _by) in changes.items()},
-                         "by": {name: by for name, (_values, by) in changes.items() if by},
-                         "words": {name: "：".join(field_words(name, values, names))
-                                   for name, (values, _by) in changes.items()},
+                         "said": {name: _also_changed(by, *field_words(name, values, names))
+                                  for name, (values, by) in changes.items()},
                          "state": _draft_state(request, evening, draft, round_=round_)})
 
 

@@ -5,7 +5,8 @@
  *   yet (draft_changed); the server merges those per field. htmx polls every second
  *   (partials/_draft_poll.html) for what other phones changed since the version this page has
  *   (204 when nothing); it is filled in, except where this page has typed something not yet
- *   saved: that stays, and the page says "小李 也改了翻牌：6条". A page that said who it is
+ *   saved: that stays, and the page shows the server's words for it ("小李 也改了翻牌：6条
+ *   （现在按你的）"). A page that said who it is
  *   (data-my-seat) puts its own seat's card first, just above how the round ended, its tile
  *   keyboard open while the hand is empty. With [data-correction] it is 改这局 on a stored round,
  *   shared the same way. When the round is recorded, or the correction saved or thrown away on
@@ -139,11 +140,7 @@
       Object.keys(data.fields).forEach(function (name) {
         var values = data.fields[name];
         if (same(valuesOf(form, name), values)) return;
-        if (dirty[name]) {  // typed here and not saved yet: ours stays, and the page says so
-          note((data.by[name] || root.getAttribute("data-other-phone")) + " " +
-               root.getAttribute("data-also-changed") + (data.words[name] || name));
-          return;
-        }
+        if (dirty[name]) { note(data.said[name]); return; }  // typed here and not saved yet: ours stays, and the page says so
         setValues(form, name, values);
         changed = true;
       });

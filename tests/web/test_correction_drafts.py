@@ -88,8 +88,7 @@ def test_every_phone_sees_and_edits_the_same_correction_and_one_tap_saves_it_for
                         edited(fixed, form, changed="turned"), **HTMX).content.decode()
     assert 'id="draft-bar"' in preview and "data-net-before" in preview
     answer = poll(zhen, evening, other).json()
-    assert answer["fields"]["turned"] == ["8m"] and answer["by"]["turned"] == "老王"
-    assert answer["words"]["turned"] == "翻牌：8万"
+    assert answer["fields"]["turned"] == ["8m"] and answer["said"]["turned"] == "老王 也改了翻牌：8万（现在按你的）"
     assert "data-net-before" in answer["state"] and 'id="round-' not in answer["state"]
     nets = re.findall(r"<s>([^<]*)</s> →", answer["state"])
     assert len(nets) == 4  # every seat's net before → after

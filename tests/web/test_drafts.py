@@ -135,7 +135,7 @@ def test_the_poll_answers_204_until_another_phone_changes_something(client):
                   typed("E1", {**theirs, "draft_base": str(version)}, changed="turned", turned="6s"), **HTMX)
     answer = client.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"] == {"turned": ["6s"]} and answer["version"] == version + 1
-    assert answer["words"] == {"turned": "翻牌：6条"}
+    assert answer["said"] == {"turned": "另一部手机 也改了翻牌：6条（现在按你的）"}  # should this page have typed 翻牌 too
 
 
 def test_two_phones_changing_the_same_field_hear_about_it(client):

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from .. import selectors, services
 from ..entry import RoundEntry
@@ -112,14 +113,19 @@ def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
         notes.append(_("第{n}局记下以后又被删了：这部手机上录的，存进了新的一局。").format(n=saved.deleted))
     for overlap in saved.overlaps:
         label, value = field_words(overlap.name, overlap.values, names)
-        who = overlap.by or _("另一部手机")
+        who = overlap.by
         if overlap.doubled:
             tiles = "、".join(tile_name(parse_tile(code)) for code in overlap.doubled)
             notes.append(_("{who} 刚也在{field}里加了 {tiles}：现在算了两次。要是同一张，请拿掉一张。").format(
                 who=who, field=label, tiles=tiles))
         else:
-            notes.append(_("{who} 也改了{field}：{value}（现在按你的）").format(who=who, field=label, value=value))
+            notes.append(_also_changed(who, label, value))
     return notes
+
+
+def _also_changed(who: str, field: str, value: str) -> str:
+    """What a page hears when another phone changed a field it has typed into too."""
+    return _("{who} 也改了{field}：{value}（现在按你的）").format(who=who or _("另一部手机"), field=field, value=value)
 
 
 def _idempotency_key(request) -> uuid.UUID | None:
@@ -271,12 +277,14 @@ def round_draft(request, evening: Evening, number: int | None = None):
     since the version this page has (`since`), or 204 while the draft is at that version.
     `number`: the poll of 改这局 on that round (below).
 
-    JSON: {"version", "key", "fields": {name: values}, "by": {name: who}, "words": {name: "翻牌：6条"}};
-    when the page's round is no longer being entered: {"recorded": number, "url"} if its key
-    became a round (whatever draft is open now: that is the next round's), {"gone": true,
-    "deleted": number} if that round was deleted since, {"gone": true} if it was thrown away.
-    A correction's poll, when its draft ended: {"recorded": number, "url"} when the round moved
-    past the page's `version` (saved), else {"gone": true, "url"} (thrown away, or the round deleted)."""
+    JSON: {"version", "key", "fields": {name: values}, "said": {name: "小李 也改了翻牌：6条（现在按你的）"},
+    "state": the preview's and the seats' words' partials}; when the page's round is no longer
+    being entered: {"recorded": number, "url", "bar"} if its key became a round (whatever draft is
+    open now: that is the next round's), {"gone": true, "deleted": number} if that round was
+    deleted since, {"gone": true} if it was thrown away. A correction's poll, when its draft
+    ended: {"recorded": number, "url", "bar"} when the round moved past the page's `version`
+    (saved), else {"gone": true, "url", "bar"} (thrown away, or the round deleted). "bar": the
+    draft bar saying so (_draft_bar.html), for the page to show as it stops."""
     if number is not None:
         return _correction_poll(request, evening, number)
     try:
@@ -285,8 +293,8 @@ def round_draft(request, evening: Evening, number: int | None = None):
         key = None
     round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
     if round_ is not None:
-        return JsonResponse({"recorded": round_.number,
-                             "url": reverse("calculator:evening_round", args=[evening.token, round_.number])})
+        return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
+                      reverse("calculator:evening_round", args=[evening.token, round_.number]), recorded=round_.number)
     draft = selectors.evening_draft(evening=evening)
     since = _small_int(request.GET.get("since", ""))
     if draft is None:
@@ -299,28 +307,36 @@ def round_draft(request, evening: Evening, number: int | None = None):
 
 def _draft_changes(request, evening: Evening, draft, since: int, round_=None) -> JsonResponse:
     """A poll's answer when the draft moved on: the fields other pages changed since `since`,
-    who changed them and in which words, and the seats' state (a new round's or a correction's)."""
+    what the page says where it has typed into one of them too, and the seats' state (a new
+    round's or a correction's)."""
     changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
                          "fields": {name: values for name, (values, _by) in changes.items()},
-                         "by": {name: by for name, (_values, by) in changes.items() if by},
-                         "words": {name: "：".join(field_words(name, values, names))
-                                   for name, (values, _by) in changes.items()},
+                         "said": {name: _also_changed(by, *field_words(name, values, names))
+                                  for name, (values, by) in changes.items()},
                          "state": _draft_state(request, evening, draft, round_=round_)})
 
 
+def _ended(request, words: str, url: str, **answer) -> JsonResponse:
+    """A poll's answer for a page whose round is no longer being entered (`answer`: recorded or
+    gone): with the draft bar that says so and links to `url`, which the page swaps in and stops."""
+    bar = render(request, "calculator/partials/_draft_bar.html", {"done": words, "url": url}).content.decode()
+    return JsonResponse({**answer, "url": url, "bar": bar})
+
+
 def _correction_poll(request, evening: Evening, number: int):
+    thrown_away = _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
     try:
         round_ = round_or_404(evening, number)
     except RoundDeleted:  # and its correction with it
-        return JsonResponse({"gone": True, "url": reverse("calculator:evening_detail", args=[evening.token])})
+        return _ended(request, thrown_away, reverse("calculator:evening_detail", args=[evening.token]), gone=True)
     draft = selectors.correction_draft(evening=evening, number=number)
     if draft is None:
         url = reverse("calculator:evening_round", args=[evening.token, number])
         if round_.version > _small_int(request.GET.get("version", "")):
-            return JsonResponse({"recorded": number, "url": url})
-        return JsonResponse({"gone": True, "url": url})
+            return _ended(request, _("第{n}局改好了，每家再确认一次 ›").format(n=number), url, recorded=number)
+        return _ended(request, thrown_away, url, gone=True)
     since = _small_int(request.GET.get("since", ""))
     if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
         return HttpResponse(status=204)
@@ -354,7 +370,8 @@ def round_draft_confirm(request, evening: Evening):
     saved = _save_draft(request, evening, changed=None)
     if saved.recorded is not None:
         messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=saved.recorded.number))
-        return redirect("calculator:evening_round", token=evening.token, number=saved.recorded.number)
+        there = reverse("calculator:evening_round", args=[evening.token, saved.recorded.number])
+        return HttpResponseClientRedirect(there) if request.htmx else redirect(there)
     mine = _my_seat(request, evening)
     seat = request.POST.get("proxy_seat") or request.POST.get("confirm_seat") or str(mine)
     names = selectors.evening_names(evening=evening)

@@ -75,11 +75,11 @@
     return out;
   }
 
-  /* The same markup as templates/calculator/partials/_entry_tile_chip.html. */
+  /* A tile's chip, copied from the page's one set of them (partials/_entry_keyboard.html renders
+   * each kind from partials/_entry_tile_chip.html), so its markup lives in the template only. */
+  var chips = document.querySelector("template[data-tile-chips]"), chipHtml = {};
   function chip(code) {
-    var yaoji = code === "1s" ? " tile-yaoji" : "";
-    return '<span class="tile tile-' + code[1] + yaoji + '" data-tile="' + code + '" title="' + code[0] + SUIT_HANZI[code[1]] +
-      '"><b>' + code[0] + "</b><i>" + SUIT_HANZI[code[1]] + "</i></span>";
+    return chipHtml[code] || (chipHtml[code] = chips.content.querySelector('[data-tile="' + code + '"]').outerHTML);
   }
 
   function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }

@@ -88,8 +88,7 @@ def test_every_phone_sees_and_edits_the_same_correction_and_one_tap_saves_it_for
                         edited(fixed, form, changed="turned"), **HTMX).content.decode()
     assert 'id="draft-bar"' in preview and "data-net-before" in preview
     answer = poll(zhen, evening, other).json()
-    assert answer["fields"]["turned"] == ["8m"] and answer["by"]["turned"] == "老王"
-    assert answer["words"]["turned"] == "翻牌：8万"
+    assert answer["fields"]["turned"] == ["8m"] and answer["said"]["turned"] == "老王 也改了翻牌：8万（现在按你的）"
     assert "data-net-before" in answer["state"] and 'id="round-' not in answer["state"]
     nets = re.findall(r"<s>([^<]*)</s> →", answer["state"])
     assert len(nets) == 4  # every seat's net before → after
@@ -102,7 +101,9 @@ def test_every_phone_sees_and_edits_the_same_correction_and_one_tap_saves_it_for
     assert round_.record["turned"] == "8m" and round_.version == 2
     assert not RoundDraft.objects.filter(evening=evening).exists()  # ended for every phone
     ended = poll(wang, evening, form).json()
+    bar = ended.pop("bar")  # what the page shows as it stops: the words and the way to the round
     assert ended == {"recorded": 1, "url": url("evening_round", evening, 1)}
+    assert "第1局改好了，每家再确认一次" in bar and f'href="{url("evening_round", evening, 1)}"' in bar
     detail = wang.get(url("evening_round", evening, 1)).content.decode()
     assert "第1局改过了：翻牌：5万 → 8万" in detail and "请再确认" in detail
     assert "还没确认：老王、小李、阿珍、张哥" in detail
@@ -120,7 +121,9 @@ def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(clie
                       edited(fixed, form, changed="turned"), **HTMX).content.decode()
     assert "data-draft-ended" in bar and "已经在别的手机上保存或扔掉了" in bar
     assert not RoundDraft.objects.filter(evening=evening).exists()
-    assert poll(client, evening, form).json() == {"gone": True, "url": url("evening_round", evening, 1)}
+    ended = poll(client, evening, form).json()
+    assert "这次修改在别的手机上扔掉了" in ended.pop("bar")
+    assert ended == {"gone": True, "url": url("evening_round", evening, 1)}
 
 
 def test_throwing_the_correction_away_ends_it_for_every_phone_and_keeps_the_round(client):
@@ -159,7 +162,9 @@ def test_deleting_the_round_ends_its_correction(client):
     form = open_edit(client, evening)
     services.round_delete(round=round_)
     assert not RoundDraft.objects.filter(evening=evening).exists()
-    assert poll(client, evening, form).json() == {"gone": True, "url": url("evening_detail", evening)}
+    ended = poll(client, evening, form).json()
+    assert f'href="{url("evening_detail", evening)}"' in ended.pop("bar")
+    assert ended == {"gone": True, "url": url("evening_detail", evening)}
 
 
 def test_a_correction_with_a_problem_saves_nothing(client):

@@ -135,7 +135,7 @@ def test_the_poll_answers_204_until_another_phone_changes_something(client):
                   typed("E1", {**theirs, "draft_base": str(version)}, changed="turned", turned="6s"), **HTMX)
     answer = client.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"] == {"turned": ["6s"]} and answer["version"] == version + 1
-    assert answer["words"] == {"turned": "翻牌：6条"}
+    assert answer["said"] == {"turned": "另一部手机 也改了翻牌：6条（现在按你的）"}  # should this page have typed 翻牌 too
 
 
 def test_two_phones_changing_the_same_field_hear_about_it(client):
@@ -179,6 +179,7 @@ def test_the_poll_says_when_the_draft_became_a_round(client):
     client.post(url("evening_round_new", evening), typed("E1", form))
     answer = client.get(url("evening_round_draft", evening), {"since": "3", "key": form["idempotency_key"]}).json()
     assert answer["recorded"] == 1 and answer["url"] == url("evening_round", evening, 1)
+    assert "这一局已经记成第1局了" in answer["bar"] and f'href="{answer["url"]}"' in answer["bar"]  # what the page shows
 
 
 def test_a_read_only_address_neither_shows_nor_changes_the_draft(client):
@@ -267,6 +268,17 @@ def test_each_phone_confirms_the_draft_for_its_own_seat_and_the_round_keeps_it(c
     text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
                                              check=True).stdout)
     assert "老王✓小李✓阿珍✓张哥有异议：热炮没算" in text
+
+
+def test_a_confirm_from_the_page_after_the_round_was_recorded_takes_the_page_to_the_round(client):
+    """draft.js sends 确认 by htmx, which does not follow a redirect into a page: it is told where to go."""
+    evening = make_evening()
+    form = open_round(client, evening)
+    client.post(url("evening_round_new", evening), typed("E1", form))
+    response = client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed"), **HTMX)
+    assert response["HX-Redirect"] == url("evening_round", evening, 1)
+    assert client.post(url("evening_round_draft_confirm", evening),
+                       typed("E1", form, verdict="confirmed"))["Location"] == url("evening_round", evening, 1)
 
 
 def test_a_round_not_yet_scoring_cannot_be_confirmed(client):

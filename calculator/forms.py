@@ -287,6 +287,83 @@ class ConfirmForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class DraftPostForm(forms.Form):
+    """What an evening's round form posts about its draft (录入中) beside the round: the version
+    its page was drawn from, the page's own writer id, the fields it changed and has not saved
+    yet (names, comma-separated) and the round's idempotency key. A value the page would not
+    write counts as absent; the round itself is checked by the round form."""
+
+    draft_base = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
+    draft_client = forms.CharField(max_length=40, required=False)
+    draft_changed = forms.CharField(required=False)
+    idempotency_key = forms.UUIDField(required=False)
+
+    def _value(self, name: str, default: Any) -> Any:
+        self.is_valid()
+        value = self.cleaned_data.get(name)
+        return default if value in (None, "") else value
+
+    @property
+    def saves(self) -> bool:
+        """Sent by a page that keeps the draft (draft.js): without JavaScript a form saves nothing."""
+        return "draft_client" in self.data
+
+    @property
+    def base(self) -> int:
+        return self._value("draft_base", 0)
+
+    @property
+    def client(self) -> str:
+        return self._value("draft_client", "")
+
+    @property
+    def changed(self) -> set[str]:
+        return {name for name in self._value("draft_changed", "").split(",") if name}
+
+    @property
+    def key(self):
+        return self._value("idempotency_key", None)
+
+
+class DraftPollForm(forms.Form):
+    """The draft poll's query: the version and key the page has, its writer id (its own changes
+    are left out of the answer) and, for 改这局, the round's version the page was drawn from."""
+
+    since = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
+    key = forms.UUIDField(required=False)
+    client = forms.CharField(max_length=40, required=False)
+    version = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
+
+    def value(self, name: str, default: Any = None) -> Any:
+        self.is_valid()
+        value = self.cleaned_data.get(name)
+        return default if value in (None, "") else value
+
+
+class DraftConfirmForm(forms.Form):
+    """确认 / 有异议 on the round being entered: for this phone's own seat (`confirm_seat`, or the
+    seat the phone said it is), or 代按 for a seat with no phone (`proxy_seat`)."""
+
+    proxy_seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+    confirm_seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+    verdict = forms.ChoiceField(choices=RoundConfirmation.VERDICTS)
+    confirm_note = forms.CharField(required=False, max_length=MAX_NOTE)
+
+    def seat(self, mine: int | None) -> int | None:
+        """Whose word it is; None when the page named no seat the table has."""
+        self.is_valid()
+        if "proxy_seat" in self.errors or "confirm_seat" in self.errors:
+            return None
+        data = self.cleaned_data
+        return next((s for s in (data.get("proxy_seat"), data.get("confirm_seat"), mine) if s is not None), None)
+
+
+class PreviewForm(forms.Form):
+    """The live preview's query: ?round=<number> when a stored round is corrected (R42)."""
+
+    round = forms.IntegerField(min_value=1, max_value=999_999_999, required=False)
+
+
 class VersionForm(forms.Form):
     """The round's version the page was based on (optimistic concurrency)."""
 

@@ -22,7 +22,9 @@ from .. import selectors, services
 from ..entry import RoundEntry
 from ..entry.draft import draft_data, draft_fields, field_words
 from ..entry.turned import carry_chickens
-from ..forms import ConfirmForm, CorrectionConfirmForm, VersionForm, WhatIfForm
+from ..forms import (
+    ConfirmForm, CorrectionConfirmForm, DraftConfirmForm, DraftPollForm, DraftPostForm, PreviewForm, VersionForm, WhatIfForm,
+)
 from ..models import Evening, Round
 from ..pdf import receipt_context, render_pdf
 from ..presentation import outcome_text, present, signed, tile_name
@@ -59,19 +61,16 @@ def _my_seat(request, evening: Evening) -> int | None:
     return seat if isinstance(seat, int) else None
 
 
-def _small_int(text: str) -> int:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
-
-
 def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=None,
                 correcting: int | None = None) -> services.DraftSaved:
     """Save what this page posted (or `data`) into the evening's draft (录入中), merged per
-    field; `correcting`: into the draft of 改这局 on that round."""
+    field (`changed`: the fields this page changed; None: every field it holds); `correcting`:
+    into the draft of 改这局 on that round."""
+    posted = DraftPostForm(request.POST)
     return services.draft_save(
         evening=evening, values=draft_fields(request.POST if data is None else data), changed=changed,
-        base=_small_int(request.POST.get("draft_base", "")), client=request.POST.get("draft_client", "")[:40],
-        by=me(request, evening), key=None if correcting is not None else _idempotency_key(request),
-        seat=_my_seat(request, evening), correcting=correcting)
+        base=posted.base, client=posted.client, by=me(request, evening),
+        key=None if correcting is not None else posted.key, seat=_my_seat(request, evening), correcting=correcting)
 
 
 def _before_nets(round_: Round) -> list[str]:
@@ -128,13 +127,6 @@ def _also_changed(who: str, field: str, value: str) -> str:
     return _("{who} 也改了{field}：{value}（现在按你的）").format(who=who or _("另一部手机"), field=field, value=value)
 
 
-def _idempotency_key(request) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(request.POST.get("idempotency_key", ""))
-    except ValueError:
-        return None
-
-
 @require_http_methods(["GET", "POST"])
 @editing
 @rate_limited("round_record")
@@ -161,7 +153,8 @@ def _round_form(request, evening: Evening, draft) -> HttpResponse:
         key, version = draft.idempotency_key, draft.version
     else:
         entry = _entry(evening, request.POST)
-        key, version = _idempotency_key(request), _small_int(request.POST.get("draft_base", ""))
+        posted = DraftPostForm(request.POST)
+        key, version = posted.key, posted.base
     recorded_as = None  # the round this form's key already recorded, when it now holds another
     if request.method == "POST" and entry.is_valid():
         try:
@@ -212,34 +205,20 @@ def round_preview(request, evening: Evening):
     The correction form asks with ?round=<number>: a correction is scored under the rules that
     round was stored with (R42), so its preview must be too, not under the evening's.
     """
-    rules, round_ = None, None
-    if "round" in request.GET:
-        number = request.GET["round"]
-        if not (number.isascii() and number.isdigit() and len(number) <= 9):  # no column overflow
-            raise Http404
-        round_ = round_or_404(evening, int(number))
-        rules = round_.rules
-    entry = _entry(evening, request.POST, rules=rules, live=True)
-    result = present(entry.settlement) if entry.is_valid() else None
-    response = render(request, "calculator/partials/_entry_preview.html", {
-        "entry": entry, "result": result, "before_nets": _before_nets(round_) if round_ else None})
-    if round_ is not None and "draft_client" in request.POST:  # 改这局 together: save into its draft
-        changed = {n for n in request.POST.get("draft_changed", "").split(",") if n}
-        saved = _save_draft(request, evening, changed=changed, correcting=round_.number)
-        bar = render(request, "calculator/partials/_draft_bar.html", {
-            **base_context(request, evening), "oob": True, "saved": saved, "correcting": round_.number,
-            "notes": _overlap_notes(saved, selectors.evening_names(evening=evening))})
-        response.content += bar.content
-    elif rules is None and "draft_client" in request.POST:  # the new round's page: save into its draft
-        changed = {n for n in request.POST.get("draft_changed", "").split(",") if n}
-        saved = _save_draft(request, evening, changed=changed)
-        bar = render(request, "calculator/partials/_draft_bar.html", {
-            **base_context(request, evening), "oob": True, "saved": saved,
-            "notes": _overlap_notes(saved, selectors.evening_names(evening=evening))})
-        state = render(request, "calculator/partials/_draft_confirm_state.html",
-                       {"oob": True, "words": _draft_words(evening, entry, saved.draft)})
-        response.content += bar.content + state.content
-    return response
+    asked = PreviewForm(request.GET)
+    if not asked.is_valid():
+        raise Http404
+    round_ = round_or_404(evening, asked.cleaned_data["round"]) if asked.cleaned_data["round"] else None
+    entry = _entry(evening, request.POST, rules=round_.rules if round_ else None, live=True)
+    context = {"entry": entry, "result": present(entry.settlement) if entry.is_valid() else None,
+               "before_nets": _before_nets(round_) if round_ else None}
+    posted = DraftPostForm(request.POST)
+    if posted.saves:  # draft.js: the page's changes go into the draft (a new round's, or 改这局's)
+        saved = _save_draft(request, evening, changed=posted.changed, correcting=round_.number if round_ else None)
+        context.update(base_context(request, evening), saved=saved, correcting=round_.number if round_ else None,
+                       notes=_overlap_notes(saved, selectors.evening_names(evening=evening)),
+                       with_words=round_ is None, words=_draft_words(evening, entry, saved.draft) if round_ is None else None)
+    return render(request, "calculator/partials/_draft_preview.html", context)
 
 
 def _seen(view):
@@ -287,29 +266,26 @@ def round_draft(request, evening: Evening, number: int | None = None):
     draft bar saying so (_draft_bar.html), for the page to show as it stops."""
     if number is not None:
         return _correction_poll(request, evening, number)
-    try:
-        key = uuid.UUID(request.GET.get("key", ""))
-    except ValueError:
-        key = None
+    poll = DraftPollForm(request.GET)
+    key, since = poll.value("key"), poll.value("since", 0)
     round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
     if round_ is not None:
         return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
                       reverse("calculator:evening_round", args=[evening.token, round_.number]), recorded=round_.number)
     draft = selectors.evening_draft(evening=evening)
-    since = _small_int(request.GET.get("since", ""))
     if draft is None:
         deleted = services.spent_key(evening, key)
         return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
-    if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
+    if draft.version == since and draft.idempotency_key == key:
         return HttpResponse(status=204)
-    return _draft_changes(request, evening, draft, since)
+    return _draft_changes(request, evening, draft, poll)
 
 
-def _draft_changes(request, evening: Evening, draft, since: int, round_=None) -> JsonResponse:
+def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_=None) -> JsonResponse:
     """A poll's answer when the draft moved on: the fields other pages changed since `since`,
     what the page says where it has typed into one of them too, and the seats' state (a new
     round's or a correction's)."""
-    changes = selectors.draft_changes(draft, since=since, client=request.GET.get("client", ""))
+    changes = selectors.draft_changes(draft, since=poll.value("since", 0), client=poll.value("client", ""))
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
                          "fields": {name: values for name, (values, _by) in changes.items()},
@@ -326,6 +302,7 @@ def _ended(request, words: str, url: str, **answer) -> JsonResponse:
 
 
 def _correction_poll(request, evening: Evening, number: int):
+    poll = DraftPollForm(request.GET)
     thrown_away = _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
     try:
         round_ = round_or_404(evening, number)
@@ -334,13 +311,12 @@ def _correction_poll(request, evening: Evening, number: int):
     draft = selectors.correction_draft(evening=evening, number=number)
     if draft is None:
         url = reverse("calculator:evening_round", args=[evening.token, number])
-        if round_.version > _small_int(request.GET.get("version", "")):
+        if round_.version > poll.value("version", 0):
             return _ended(request, _("第{n}局改好了，每家再确认一次 ›").format(n=number), url, recorded=number)
         return _ended(request, thrown_away, url, gone=True)
-    since = _small_int(request.GET.get("since", ""))
-    if draft.version == since and str(draft.idempotency_key) == request.GET.get("key"):
+    if draft.version == poll.value("since", 0) and draft.idempotency_key == poll.value("key"):
         return HttpResponse(status=204)
-    return _draft_changes(request, evening, draft, since, round_=round_)
+    return _draft_changes(request, evening, draft, poll, round_=round_)
 
 
 def _draft_state(request, evening: Evening, draft, *, round_: Round | None = None) -> str:
@@ -348,17 +324,13 @@ def _draft_state(request, evening: Evening, draft, *, round_: Round | None = Non
     the settlement) and every seat's 确认 / 有异议: the same out-of-band partials the preview
     answers, so that the poll that brings another phone's tiles or words brings the result too,
     without this phone asking for a preview of its own."""
-    if round_ is not None:  # 改这局: under the round's own rules, its stored nets beside the new ones
-        entry = _entry(evening, draft_data(draft.data), rules=round_.rules, live=True)
-        result = present(entry.settlement) if entry.is_valid() else None
-        return render(request, "calculator/partials/_entry_preview.html", {
-            "entry": entry, "result": result, "before_nets": _before_nets(round_)}).content.decode()
-    entry = _entry(evening, draft_data(draft.data), live=True)
-    result = present(entry.settlement) if entry.is_valid() else None
-    preview = render(request, "calculator/partials/_entry_preview.html", {"entry": entry, "result": result})
-    state = render(request, "calculator/partials/_draft_confirm_state.html",
-                   {"oob": True, "words": _draft_words(evening, entry, draft)})
-    return (preview.content + state.content).decode()
+    # 改这局: under the round's own rules, its stored nets beside the new ones
+    entry = _entry(evening, draft_data(draft.data), rules=round_.rules if round_ else None, live=True)
+    return render(request, "calculator/partials/_draft_preview.html", {
+        "entry": entry, "result": present(entry.settlement) if entry.is_valid() else None,
+        "before_nets": _before_nets(round_) if round_ else None,
+        "with_words": round_ is None, "words": _draft_words(evening, entry, draft) if round_ is None else None,
+    }).content.decode()
 
 
 @require_POST
@@ -373,17 +345,20 @@ def round_draft_confirm(request, evening: Evening):
         there = reverse("calculator:evening_round", args=[evening.token, saved.recorded.number])
         return HttpResponseClientRedirect(there) if request.htmx else redirect(there)
     mine = _my_seat(request, evening)
-    seat = request.POST.get("proxy_seat") or request.POST.get("confirm_seat") or str(mine)
+    word = DraftConfirmForm(request.POST)
+    seat = word.seat(mine)
     names = selectors.evening_names(evening=evening)
     error = None
     if not entry.is_valid():
         error = _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。")
-    elif not (seat.isascii() and seat.isdigit() and len(seat) == 1):
+    elif seat is None or seat >= len(names):
         error = _("先选一下这部手机是谁。")
+    elif not word.is_valid():
+        error = _("没有记下：请选确认或有异议。")
     else:
         try:
-            services.draft_confirm(evening=evening, seat=int(seat), verdict=request.POST.get("verdict", ""),
-                                   note=request.POST.get("confirm_note", ""),
+            services.draft_confirm(evening=evening, seat=seat, verdict=word.cleaned_data["verdict"],
+                                   note=word.cleaned_data["confirm_note"],
                                    settled=entry.settlement.record.to_dict(), by=me(request, evening),
                                    phone_seat=mine)
         except services.SeatHasItsOwnPhone as own:
@@ -501,7 +476,8 @@ def round_edit(request, evening: Evening, number: int):
     data, carried, draft = None, [], None
     if request.method == "POST":  # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
         data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
-        key, draft_version = _idempotency_key(request), _small_int(request.POST.get("draft_base", ""))
+        posted = DraftPostForm(request.POST)
+        key, draft_version = posted.key, posted.base
     else:
         draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening),
                                     correcting=number)

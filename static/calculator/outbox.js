@@ -30,6 +30,7 @@
   "use strict";
 
   var PREFIX = "zhuoji-outbox:";
+  var SEEN = "zhuoji-seen:";  // the round form as this phone last held it online, per evening: shown on the worker's copy
   var RETRY_MS = 2000;
   var words = document.querySelector("[data-outbox-words]");
   var online = navigator.onLine !== false;
@@ -180,6 +181,23 @@
     var copyKey = keyInput.value, copyBase = Number(baseInput.value) || 0;
     if (kept) online = false;
     var computedAt = kept ? new Date(kept) : new Date();  // the standing on the page is the server's as of then
+
+    // The copy was kept when the form was last opened; this phone may have seen (and typed)
+    // more of the same round since: that goes in, with the version it was at.
+    var lastSeen = null;
+    if (kept) {
+      try { lastSeen = JSON.parse(localStorage.getItem(SEEN + id) || "null"); } catch (e) { lastSeen = null; }
+      if (lastSeen && lastSeen.key === copyKey && lastSeen.base > copyBase) {
+        Object.keys(lastSeen.values).forEach(function (name) {
+          if (form.elements[name]) setValues(form, name, lastSeen.values[name]);
+        });
+        copyBase = lastSeen.base;
+        baseInput.value = String(copyBase);
+        computedAt = new Date(lastSeen.at);
+      } else {
+        lastSeen = null;
+      }
+    }
     var status = root.querySelector("[data-draft-status]");
     var savedStatus = status ? status.textContent : "";  // 边录边存…: not while nothing reaches the server
     var log = root.querySelector("[data-draft-log]");
@@ -199,27 +217,44 @@
                form: form.action, draft: id, fields: {}, confirms: [], record: null, copy: kept };
     }
 
+    /* The round's own fields as the form holds them (not the words, the key, the version). */
+    function roundFields() {
+      var names = [];
+      each(form.elements, function (el) {
+        var name = el.name;
+        if (name && el.type !== "submit" && name !== "csrfmiddlewaretoken" && name !== "idempotency_key" &&
+            name.indexOf("draft_") !== 0 && !el.closest("#draft-confirm") && names.indexOf(name) < 0) names.push(name);
+      });
+      return names;
+    }
+
+    /* Would the form, as it stands, say something else than `pairs` (what a page held when its
+     * 记下这一局 or 确认 was tapped)? */
+    function differs(pairs) {
+      var then = {};
+      pairs.forEach(function (pair) { (then[pair[0]] = then[pair[0]] || []).push(pair[1]); });
+      return roundFields().some(function (name) {
+        return JSON.stringify(valuesOf(form, name)) !== JSON.stringify(then[name] || []);
+      });
+    }
+
     // Typed on a kept copy (entry.copy), now on the form as the network has it: the round the
     // copy showed was recorded or thrown away (movedFrom: its key), or is still being entered,
-    // perhaps changed by other phones since. A waiting 记下这一局 or 确认 was said about a round
-    // this phone could not see as it is now: not sent on its own (held).
-    var movedFrom = null, held = false;
+    // perhaps changed by other phones since. A waiting 记下这一局 or 确认 was said about the round
+    // as the copy showed it: sent only if, with what this phone typed, the round is still that,
+    // else held for the table to look at first.
+    var movedFrom = null, held = false, copied = false;
     if (entry && kept) {
       if (entry.key !== copyKey) { entry.key = copyKey; entry.base = 0; }  // typed for another round: all of it goes back in
       entry.copy = kept;
     } else if (entry && entry.copy) {
+      copied = true;
       if (entry.key !== keyInput.value) {
         movedFrom = entry.key;
         entry.key = keyInput.value;
         entry.base = 0;  // every field another phone wrote into this round is named, none silently overwritten
       }
-      if ((movedFrom || entry.base < (Number(baseInput.value) || 0)) && (entry.record || entry.confirms.length)) {
-        entry.record = null;
-        entry.confirms = [];
-        held = true;
-      }
       entry.copy = 0;
-      keep(id, entry);
     }
 
     // Typed here before a reload or a closed tab, for the round still being entered: back into
@@ -234,6 +269,15 @@
       });
       if (restored.length && entry.base < (Number(baseInput.value) || 0)) baseInput.value = String(entry.base);
     }
+    if (entry && (movedFrom || copied) && (entry.record || entry.confirms.length)) {
+      var said = (entry.record ? [entry.record.pairs] : []).concat(entry.confirms.map(function (c) { return c.pairs; }));
+      if (movedFrom || said.some(differs)) {
+        entry.record = null;
+        entry.confirms = [];
+        held = !movedFrom;  // moved on: what is said then covers it
+      }
+    }
+    if (copied) keep(id, entry);
     waited = movedFrom || held ? 0 : size(entry);  // what is said then is the round's fate, not a count
 
     function resend(names) {
@@ -246,6 +290,7 @@
 
     function start() {
       ready = true;
+      if (lastSeen) form.dispatchEvent(new Event("input", { bubbles: true }));  // tiles.js draws what went in (no field of its own: nothing counts as typed)
       if (held) say(told, word("copy-held"));
       if (movedFrom) {
         fate(id, movedFrom)
@@ -312,6 +357,28 @@
 
     form.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.elt === form && event.detail.successful) computedAt = new Date();
+    });
+
+    // What this page holds while the network is there (every change, every poll that filled
+    // something in): for the worker's copy, should the page be opened again without network.
+    var seenTimer = null;
+    function remember() {
+      seenTimer = null;
+      if (kept || reopening || !online || root.classList.contains("is-recorded")) return;
+      var values = {};
+      each(form.elements, function (el) {
+        var name = el.name;
+        if (!name || el.type === "submit" || name === "csrfmiddlewaretoken" || name === "idempotency_key" ||
+            name.indexOf("draft_") === 0 || values[name]) return;
+        values[name] = valuesOf(form, name);
+      });
+      try {
+        localStorage.setItem(SEEN + id, JSON.stringify({ key: keyInput.value, base: Number(baseInput.value) || 0,
+                                                         at: Date.now(), values: values }));
+      } catch (e) { /* full or private: the copy shows what it was kept with */ }
+    }
+    form.addEventListener("input", function () {
+      if (!seenTimer) seenTimer = setTimeout(remember, 500);
     });
 
     form.addEventListener("submit", function (event) {

@@ -90,7 +90,7 @@ def open_the_kept_form(phone: Phone) -> None:
     """Offline, 记一局 again: the worker's copy, saying what it is."""
     phone.page.reload()
     expect(phone.page.locator("form[data-round-form]")).to_be_visible()
-    expect(phone.page.locator("[data-draft-status]")).to_contain_text(re.compile(r"这是这部手机 \d\d:\d\d 联网时打开的样子"))
+    expect(phone.page.locator("[data-draft-status]")).to_contain_text(re.compile(r"这是这部手机上次联网 \d\d:\d\d 时的样子"))
     keyboard = phone.page.locator("[data-tile-keyboard]")
     if keyboard.is_visible():  # opened by itself on the phone's own empty hand
         keyboard.locator("[data-kb-done]").click()

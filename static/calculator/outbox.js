@@ -362,6 +362,7 @@
     // What this page holds while the network is there (every change, every poll that filled
     // something in): for the worker's copy, should the page be opened again without network.
     var seenTimer = null;
+    var copies = "serviceWorker" in navigator;  // no worker (WeChat): no copy to show it in
     function remember() {
       seenTimer = null;
       if (kept || reopening || !online || root.classList.contains("is-recorded")) return;
@@ -378,7 +379,7 @@
       } catch (e) { /* full or private: the copy shows what it was kept with */ }
     }
     form.addEventListener("input", function () {
-      if (!seenTimer) seenTimer = setTimeout(remember, 500);
+      if (copies && !seenTimer) seenTimer = setTimeout(remember, 500);
     });
 
     form.addEventListener("submit", function (event) {

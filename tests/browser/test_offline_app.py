@@ -86,9 +86,14 @@ def worker_phone(browser, base_url: str, token: str, seat: int) -> Phone:
     return Phone(context, page)
 
 
-def open_the_kept_form(phone: Phone) -> None:
-    """Offline, 记一局 again: the worker's copy, saying what it is."""
-    phone.page.reload()
+def open_the_kept_form(phone: Phone, *, from_the_evening: bool = False) -> None:
+    """Offline, 记一局 again (a reload, or its button on the evening page): the worker's copy,
+    saying what it is."""
+    if from_the_evening:
+        phone.page.goto(phone.page.url.removesuffix("rounds/new/"))
+        phone.page.locator("a.ev-record").click()
+    else:
+        phone.page.reload()
     expect(phone.page.locator("form[data-round-form]")).to_be_visible()
     expect(phone.page.locator("[data-draft-status]")).to_contain_text(re.compile(r"这是这部手机上次联网 \d\d:\d\d 时的样子"))
     keyboard = phone.page.locator("[data-tile-keyboard]")
@@ -122,7 +127,7 @@ def test_the_round_form_opens_offline_and_what_is_typed_there_is_recorded_once(l
         phone = worker_phone(browser, relay.url, evening.token, seat=0)
         page = phone.page
         relay.go_offline()
-        open_the_kept_form(phone)
+        open_the_kept_form(phone, from_the_evening=True)
         expect(page.locator("[data-draft]")).to_have_attribute("data-kept-copy", re.compile(r"^\d+$"))
         expect(chips(page, 1)).to_have_count(len(parse_tiles(record["seats"][1]["concealed"])))  # the others' seats as they were
         expect(page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))

@@ -4,7 +4,8 @@ The worker (templates/calculator/sw.js) keeps the app's static files and, once a
 opened them online, that evening's pages, so the round form opens in a basement. Pages come
 from the network whenever there is one: the copy is only for when there is none. A page is
 kept under its own address and served for that address only, so no evening's page is ever
-shown for another evening. Its version is a hash of the files it keeps: a new deploy installs a
+shown for another evening. The round form's copy is marked with the time it was kept, so that
+the page knows it holds an old draft and sends nothing from it (static/calculator/outbox.js). Its version is a hash of the files it keeps: a new deploy installs a
 new worker, which drops the old copies.
 """
 from __future__ import annotations

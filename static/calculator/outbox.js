@@ -15,11 +15,22 @@
  * computed before the network went ("上次算的 HH:MM"), what was sent when it came back. On
  * pages without the round form (the evening page, the offline page) a waiting 记下这一局 or
  * 确认 is sent from its stored copy. Without JavaScript the forms post as before.
+ *
+ * The round form from the service worker's copy (sw.js marks it, data-kept-copy: the network was
+ * gone when it was opened) shows the draft as this phone last opened it online; its round may
+ * have been recorded since, and other phones may have typed since. What is typed into it is kept
+ * here with that copy's key and version (entry.copy), nothing is sent from it, and when the
+ * network is back the page opens itself again from the network. There the typed fields go to
+ * the round being entered now, against the copy's version (the server's per-field merge keeps
+ * other phones' changes and names each clash), or, if the copy's round was recorded or thrown
+ * away meanwhile, into the new round with every field another phone wrote named; a 记下这一局 or
+ * 确认 tapped on the copy is then not sent on its own: the table looks at the merged round first.
  */
 (function () {
   "use strict";
 
   var PREFIX = "zhuoji-outbox:";
+  var SEEN = "zhuoji-seen:";  // the round form as this phone last held it online, per evening: shown on the worker's copy
   var RETRY_MS = 2000;
   var words = document.querySelector("[data-outbox-words]");
   var online = navigator.onLine !== false;
@@ -163,8 +174,30 @@
     var keyInput = form.elements.idempotency_key;
     var baseInput = form.elements.draft_base;
     var entry = load(id);
-    var sending = false, clash = false, waited = 0, ready = false;
-    var computedAt = new Date();  // the standing on the page is the server's as of now
+    var sending = false, clash = false, waited = 0, ready = false, reopening = false;
+    // The worker's copy (the time it was kept), opened without network: its key and version are
+    // the round as it was then, whatever a poll may say once the network is back.
+    var kept = Number(root.getAttribute("data-kept-copy")) || 0;
+    var copyKey = keyInput.value, copyBase = Number(baseInput.value) || 0;
+    if (kept) online = false;
+    var computedAt = kept ? new Date(kept) : new Date();  // the standing on the page is the server's as of then
+
+    // The copy was kept when the form was last opened; this phone may have seen (and typed)
+    // more of the same round since: that goes in, with the version it was at.
+    var lastSeen = null;
+    if (kept) {
+      try { lastSeen = JSON.parse(localStorage.getItem(SEEN + id) || "null"); } catch (e) { lastSeen = null; }
+      if (lastSeen && lastSeen.key === copyKey && lastSeen.base > copyBase) {
+        Object.keys(lastSeen.values).forEach(function (name) {
+          if (form.elements[name]) setValues(form, name, lastSeen.values[name]);
+        });
+        copyBase = lastSeen.base;
+        baseInput.value = String(copyBase);
+        computedAt = new Date(lastSeen.at);
+      } else {
+        lastSeen = null;
+      }
+    }
     var status = root.querySelector("[data-draft-status]");
     var savedStatus = status ? status.textContent : "";  // 边录边存…: not while nothing reaches the server
     var log = root.querySelector("[data-draft-log]");
@@ -180,8 +213,48 @@
     if (told && log) log.parentNode.insertBefore(told, log);
 
     function blank() {
-      return { key: keyInput.value, base: Number(baseInput.value) || 0, form: form.action, draft: id,
-               fields: {}, confirms: [], record: null };
+      return { key: kept ? copyKey : keyInput.value, base: kept ? copyBase : Number(baseInput.value) || 0,
+               form: form.action, draft: id, fields: {}, confirms: [], record: null, copy: kept };
+    }
+
+    /* The round's own fields as the form holds them (not the words, the key, the version). */
+    function roundFields() {
+      var names = [];
+      each(form.elements, function (el) {
+        var name = el.name;
+        if (name && el.type !== "submit" && name !== "csrfmiddlewaretoken" && name !== "idempotency_key" &&
+            name.indexOf("draft_") !== 0 && !el.closest("#draft-confirm") && names.indexOf(name) < 0) names.push(name);
+      });
+      return names;
+    }
+
+    /* Would the form, as it stands, say something else than `pairs` (what a page held when its
+     * 记下这一局 or 确认 was tapped)? */
+    function differs(pairs) {
+      var then = {};
+      pairs.forEach(function (pair) { (then[pair[0]] = then[pair[0]] || []).push(pair[1]); });
+      return roundFields().some(function (name) {
+        return JSON.stringify(valuesOf(form, name)) !== JSON.stringify(then[name] || []);
+      });
+    }
+
+    // Typed on a kept copy (entry.copy), now on the form as the network has it: the round the
+    // copy showed was recorded or thrown away (movedFrom: its key), or is still being entered,
+    // perhaps changed by other phones since. A waiting 记下这一局 or 确认 was said about the round
+    // as the copy showed it: sent only if, with what this phone typed, the round is still that,
+    // else held for the table to look at first.
+    var movedFrom = null, held = false, copied = false;
+    if (entry && kept) {
+      if (entry.key !== copyKey) { entry.key = copyKey; entry.base = 0; }  // typed for another round: all of it goes back in
+      entry.copy = kept;
+    } else if (entry && entry.copy) {
+      copied = true;
+      if (entry.key !== keyInput.value) {
+        movedFrom = entry.key;
+        entry.key = keyInput.value;
+        entry.base = 0;  // every field another phone wrote into this round is named, none silently overwritten
+      }
+      entry.copy = 0;
     }
 
     // Typed here before a reload or a closed tab, for the round still being entered: back into
@@ -196,7 +269,16 @@
       });
       if (restored.length && entry.base < (Number(baseInput.value) || 0)) baseInput.value = String(entry.base);
     }
-    waited = size(entry);
+    if (entry && (movedFrom || copied) && (entry.record || entry.confirms.length)) {
+      var said = (entry.record ? [entry.record.pairs] : []).concat(entry.confirms.map(function (c) { return c.pairs; }));
+      if (movedFrom || said.some(differs)) {
+        entry.record = null;
+        entry.confirms = [];
+        held = !movedFrom;  // moved on: what is said then covers it
+      }
+    }
+    if (copied) keep(id, entry);
+    waited = movedFrom || held ? 0 : size(entry);  // what is said then is the round's fate, not a count
 
     function resend(names) {
       names.forEach(function (name) {
@@ -208,6 +290,13 @@
 
     function start() {
       ready = true;
+      if (lastSeen) form.dispatchEvent(new Event("input", { bubbles: true }));  // tiles.js draws what went in (no field of its own: nothing counts as typed)
+      if (held) say(told, word("copy-held"));
+      if (movedFrom) {
+        fate(id, movedFrom)
+          .then(function (result) { say(told, result.recorded ? word("copy-recorded", result.recorded) : word("copy-moved")); })
+          .catch(function () { say(told, word("copy-moved")); });
+      }
       if (!entry || entry.key === keyInput.value) {
         resend(restored);
         render();
@@ -241,18 +330,19 @@
       if (entry && entry.record) texts.push(word("queued"));
       say(line, texts.join(" · "));
       status = root.querySelector("[data-draft-status]");  // the draft bar is swapped by each save
-      if (status) status.textContent = online ? savedStatus : word("offline");
+      if (status) status.textContent = online ? savedStatus : kept ? word("kept").replace("{time}", hhmm(computedAt)) : word("offline");
       root.setAttribute("data-outbox", String(n));
     }
 
     document.addEventListener("zhuoji:pending", function (event) {
       if (event.detail.form !== form || !ready) return;  // draft.js's first count comes before the restored fields
       var names = event.detail.names;
+      if (reopening && !names.length) return;  // a poll's answer about the copy's round, not a change of this phone's
       if (!entry) entry = blank();
-      entry.key = keyInput.value;
+      entry.key = kept ? copyKey : keyInput.value;
       entry.fields = {};
       names.forEach(function (name) { entry.fields[name] = valuesOf(form, name); });
-      if (names.length) entry.base = event.detail.base;
+      if (names.length && !kept) entry.base = event.detail.base;
       if (entry.record) entry.record.pairs = pairsOf(form);
       keep(id, entry);
       setTimeout(next, 0);  // after draft.js has read the answer's words
@@ -269,10 +359,33 @@
       if (event.detail.elt === form && event.detail.successful) computedAt = new Date();
     });
 
+    // What this page holds while the network is there (every change, every poll that filled
+    // something in): for the worker's copy, should the page be opened again without network.
+    var seenTimer = null;
+    var copies = "serviceWorker" in navigator;  // no worker (WeChat): no copy to show it in
+    function remember() {
+      seenTimer = null;
+      if (kept || reopening || !online || root.classList.contains("is-recorded")) return;
+      var values = {};
+      each(form.elements, function (el) {
+        var name = el.name;
+        if (!name || el.type === "submit" || name === "csrfmiddlewaretoken" || name === "idempotency_key" ||
+            name.indexOf("draft_") === 0 || values[name]) return;
+        values[name] = valuesOf(form, name);
+      });
+      try {
+        localStorage.setItem(SEEN + id, JSON.stringify({ key: keyInput.value, base: Number(baseInput.value) || 0,
+                                                         at: Date.now(), values: values }));
+      } catch (e) { /* full or private: the copy shows what it was kept with */ }
+    }
+    form.addEventListener("input", function () {
+      if (copies && !seenTimer) seenTimer = setTimeout(remember, 500);
+    });
+
     form.addEventListener("submit", function (event) {
       var by = event.submitter;
       if (by && by.name === "verdict") return;
-      if (online && navigator.onLine !== false) return;  // as without JavaScript
+      if (!kept && online && navigator.onLine !== false) return;  // as without JavaScript
       event.preventDefault();
       if (!entry) entry = blank();
       entry.record = { pairs: pairsOf(form) };
@@ -281,9 +394,35 @@
     });
 
     document.addEventListener("zhuoji:outbox-network", function () {
+      if (online && kept) { reopen(); return; }
       if (online) setTimeout(next, 0);
       render();
     });
+
+    /* -- the worker's copy: nothing is sent from it; the network back, the page as it is now ---- */
+    function reopen() {
+      if (reopening) return;
+      reopening = true;
+      keep(id, entry);
+      location.reload();
+    }
+    window.addEventListener("beforeunload", function (event) {  // before draft.js's: what was typed is kept here, no "leave?" question
+      if (reopening) event.stopImmediatePropagation();
+    });
+    if (kept) {
+      // The live preview would save under the copy's key and version: not from here.
+      document.addEventListener("htmx:beforeRequest", function (event) { event.preventDefault(); });
+      // A 确认 / 有异议 said about the copy waits with the rest (and is held if the round moved on).
+      root.addEventListener("click", function (event) {
+        var button = event.target.closest && event.target.closest('button[name="verdict"]');
+        if (!button) return;
+        event.preventDefault();
+        event.stopPropagation();
+        var body = new FormData(form);
+        body.set("verdict", button.value);
+        window.zhuojiOutbox.confirm(button.formAction, body);
+      }, true);
+    }
 
     function done(text, href) {
       sending = false;
@@ -295,7 +434,7 @@
 
     /* The next thing to send, in order: typed changes (draft.js), 确认 / 有异议, 记下这一局. */
     function next() {
-      if (!online || sending) return;
+      if (!online || sending || kept) return;
       if (root.classList.contains("is-recorded")) {  // recorded meanwhile: draft.js says so
         if (entry && (entry.record || entry.confirms.length)) { entry = null; keep(id, entry); render(); }
         return;
@@ -413,8 +552,8 @@
         chain = chain.then(function () {
           var entry = load(id);
           if (!entry) return null;
-          if (!entry.record && !entry.confirms.length) {  // typed only: the round form sends it
-            if (place && place.hidden) say(place, word("elsewhere", Object.keys(entry.fields).length), entry.form);
+          if (entry.copy || (!entry.record && !entry.confirms.length)) {  // typed only, or on a kept copy: the round form sends it
+            if (place && place.hidden) say(place, word("elsewhere", size(entry)), entry.form);
             return null;
           }
           return sendOne(id, entry);

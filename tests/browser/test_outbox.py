@@ -196,7 +196,10 @@ def test_a_round_tapped_offline_in_a_closed_tab_is_recorded_from_the_evening_pag
     assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
 
 
-def test_with_a_service_worker_a_reload_offline_says_what_waits_and_reopens_the_form(relay, browser):
+def test_with_a_service_worker_a_reload_offline_keeps_the_form_and_the_offline_page_says_what_waits(relay, browser):
+    """With the worker a reload offline gives the form again (its copy, with what this phone had
+    and what waits: issue 20); a page never opened gives the offline page, which says how many
+    changes wait and opens itself again when the network is back, from where 记一局 sends them."""
     context = browser.new_context(**{**PHONE, "service_workers": "allow"})
     page = context.new_page()
     phone = Phone(context, page)
@@ -214,9 +217,18 @@ def test_with_a_service_worker_a_reload_offline_says_what_waits_and_reopens_the_
         page.locator(".submit-btn").click()
         expect(page.locator("[data-outbox-line]")).to_contain_text("网络回来后自动记下")
         page.reload()
+        expect(page.locator("[data-draft-status]")).to_contain_text("上次联网")  # the worker's copy
+        for seat in range(4):  # the hands this phone had before the network went, not the copy's empty form
+            expect(chips(page, seat)).to_have_count(len(parse_tiles(record["seats"][seat]["concealed"])))
+        expect(page.locator("[data-outbox-line]")).to_contain_text("网络回来后自动记下")
+        page.goto(f"{relay.url}/e/{evening.token}/history/")  # never opened on this phone
         expect(page.get_by_role("heading", name="没有网络")).to_be_visible()
         expect(page.locator("[data-outbox-offline]")).to_contain_text(re.compile(r"有 \d+ 处改动等网络"))
-        relay.go_online()  # the offline page opens the round form again by itself, which sends it
+        assert Round.objects.count() == 0
+        relay.go_online()  # the offline page opens itself again; 记一局 sends what waits
+        told = page.locator("[data-outbox-told]")
+        expect(told).to_contain_text("打开记一局就会发出去", timeout=SYNC_MS)
+        told.get_by_role("link").click()
         expect(page.locator("[data-outbox-told]")).to_contain_text("这一局已经记成第1局了", timeout=SYNC_MS)
     finally:
         phone.close()

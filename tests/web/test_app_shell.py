@@ -13,6 +13,7 @@ from django.urls import reverse
 from PIL import Image
 
 from calculator.views import app_shell
+from tests.factories import make_evening, record_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +75,30 @@ def test_the_offline_page_says_so_in_both_languages(client):
 def test_the_policy_allows_a_worker_and_a_manifest_from_this_site_only(client):
     policy = client.get(reverse("calculator:home"))["Content-Security-Policy"]
     assert "worker-src 'self'" in policy and "manifest-src 'self'" in policy
+
+
+def test_the_worker_keeps_a_round_form_only_under_its_own_evening_address_and_marked(client):
+    """The worker keeps 记一局 per address (its pattern matches that page and no other of the
+    evening: not the draft's poll, its previews, a correction, the read-only pages) and only a
+    copy carrying the mark it writes its time into, which the form has once and no other page
+    has: a correction, or a form that lost the mark, is never served from a copy."""
+    body = client.get(reverse("service_worker")).content.decode()
+    round_form = re.compile(re.search(r"const ROUND_FORM = /(.*?)/;", body).group(1))
+    assert "const MARK = 'data-kept-copy=\"\"';" in body and "if (!html.includes(MARK)) return null;" in body
+    evening = make_evening()
+    record_rounds(evening, ["E1"])
+    own = reverse("calculator:evening_round_new", args=[evening.token])
+    assert round_form.search(own)
+    names = ("evening_round_preview", "evening_round_draft", "evening_round_draft_confirm", "evening_round_draft_discard")
+    others = [reverse(f"calculator:{name}", args=[evening.token]) for name in names]
+    others += [reverse(f"calculator:{name}", args=[evening.token, 1])
+               for name in ("evening_round", "evening_round_edit", "evening_round_correction_draft")]
+    others += [reverse("calculator:evening_follow_round", args=[evening.read_token, 1]),
+               own.replace(evening.token, evening.read_token).replace("/e/", "/v/"), own + "x/", "/x" + own]
+    for address in others:
+        assert not round_form.search(address), address
+    assert client.get(own).content.decode().count('data-kept-copy=""') == 1
+    for page in (reverse("calculator:evening_round_edit", args=[evening.token, 1]),
+                 reverse("calculator:evening_detail", args=[evening.token]), reverse("calculator:round_new")):
+        response = client.get(page)
+        assert response.status_code == 200 and "data-kept-copy" not in response.content.decode(), page

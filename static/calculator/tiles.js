@@ -13,8 +13,10 @@
  * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
  * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
  * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
- * hand; a full hand moves the keyboard to the next seat still to enter; the first 幺鸡's
- * discarder gets it in his discards once; the 热炮 menu offers only the discarder's kongs.
+ * hand; choosing a winner opens it on 胡的那张 while that is empty; a full hand moves the keyboard
+ * to the next seat still to enter; the first 幺鸡's discarder gets it in his discards once. The
+ * server's one-tap answers (热炮, 抢杠, the first 幺鸡's claim: entry/shortcuts.py) are buttons
+ * that say which fields to set (data-set-fields).
  *
  * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
  * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
@@ -53,12 +55,6 @@
       } else return null;
     }
     return ranks.length ? null : tiles;
-  }
-
-  /* A meld row's one tile ("5筒" as the keyboard writes it, or "5p") as its code; "" if not one. */
-  function tileCode(text) {
-    var tiles = parse(text || "");
-    return tiles && tiles.length === 1 ? tiles[0] : "";
   }
 
   function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
@@ -179,7 +175,6 @@
     markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
     revealMelds();
-    offerHotKongs();
   }
 
   /* -- the keyboard's menus ------------------------------------------------------------------ */
@@ -198,9 +193,9 @@
     return on ? on.value : "";
   }
 
-  /* A select or checkbox changed as if by hand: the preview, the counts and drafts follow. */
+  /* A select, radio or checkbox changed as if by hand: the preview, the counts and drafts follow. */
   function setField(el, value) {
-    if (el.type === "checkbox") el.checked = value; else el.value = value;
+    if (el.type === "checkbox" || el.type === "radio") el.checked = value; else el.value = value;
     el.dispatchEvent(new Event("input", { bubbles: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));
   }
@@ -344,28 +339,24 @@
     if (tiles && tiles.indexOf("1s") < 0) { setTiles(want, tiles.concat(["1s"])); yaojiAdded = want; }
   }
 
-  /* 热炮: the menu offers the discarder's kongs only (every tile while he has none entered). */
-  function offerHotKongs() {
-    document.querySelectorAll("[data-round-form]").forEach(function (form) {
-      var hot = formField(form, "hot_kong");
-      var from = fieldValue(form, "from_seat");
-      if (!hot) return;
-      var kongs = null;
-      if (from) {
-        kongs = [];
-        var card = form.querySelector('[data-seat-card="' + from + '"]');
-        (card ? card.querySelectorAll("[data-meld-row]") : []).forEach(function (row) {
-          var kind = row.querySelector("select.meld-kind").value;
-          var tile = tileCode(row.querySelector('[name$="-tile"]').value);
-          if (kind && kind !== "pong" && tile) kongs.push(tile);
-        });
-        if (!kongs.length) kongs = null;  // his kongs not entered yet: every tile, as without the script
-      }
-      Array.prototype.forEach.call(hot.options, function (option) {
-        var off = Boolean(option.value && kongs && kongs.indexOf(option.value) < 0 && option.value !== hot.value);
-        if (option.disabled !== off) { option.disabled = off; option.hidden = off; }
-      });
+  /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
+   * fields' full names): each field as if set by hand; a row of radios takes the one of that value. */
+  function setFields(button) {
+    var form = button.closest("form"), values = JSON.parse(button.getAttribute("data-set-fields"));
+    Object.keys(values).forEach(function (name) {
+      var el = form.elements[name], value = values[name];
+      if (el && !el.type && el.length) el = form.querySelector('input[name="' + name + '"][value="' + value + '"]');  // a row of radios
+      if (el) setField(el, el.type === "radio" || value);
     });
+    button.parentNode.querySelectorAll("[data-set-fields]").forEach(function (other) {
+      other.setAttribute("aria-pressed", String(other === button));
+    });
+  }
+
+  /* A winner chosen by hand while 胡的那张 is empty: the keyboard opens on it (then goes on to 翻牌). */
+  function askWinTile(input) {
+    var form = input.closest("form"), tile = formField(form, "win_tile");
+    if (input.checked && tile && !tile.value && active !== tile && !form.querySelector('input[value="draw"]:checked')) open(tile);
   }
 
   function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame
@@ -405,8 +396,14 @@
     armMeld(null); setGroup(null); hideFrom();  // nothing armed on a fresh box
     document.body.classList.add("kb-open", "kb-room");
     render(input);
-    (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
+    if (isHand(input) || !inSight(box)) (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
     if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
+  }
+
+  /* Whether a box shows above the open keyboard (the winners above it stay in reach too). */
+  function inSight(box) {
+    var r = box.getBoundingClientRect(), nav = document.querySelector(".app-nav");
+    return r.top >= (nav ? nav.getBoundingClientRect().bottom : 0) && r.bottom <= keyboard.getBoundingClientRect().top;
   }
 
   function close() {
@@ -530,6 +527,8 @@
       if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
       if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
       if (event.target.closest("[data-kb-done]")) { close(); return; }
+      var answer = event.target.closest("[data-set-fields]");
+      if (answer) { setFields(answer); return; }
       var box = event.target.closest("[data-tile-box]");
       if (box) {
         var input = document.getElementById(box.getAttribute("data-for"));
@@ -548,7 +547,10 @@
       } else if (event.key === "Escape") close();
     });
     document.addEventListener("focusin", function (event) {
-      if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box]")) close();
+      if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box], .winner-switch")) close();
+    });
+    document.addEventListener("change", function (event) {
+      if (event.isTrusted && event.target.matches && event.target.matches(".winner-switch input")) askWinTile(event.target);
     });
     document.addEventListener("input", function (event) {
       var target = event.target;

@@ -161,7 +161,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             phone = open_phone(browser, base, token, seat=seat)
             opened.wait(60)
             marks.setdefault("start", time.perf_counter())
-            enter_seat(phone, record, seat)
+            enter_seat(phone, record, seat, ending=seat == outcome_seat)
             if seat == outcome_seat:
                 enter_ending(phone, record)
             if seat == chicken_seat:

@@ -23,7 +23,7 @@ from ..scoring import (
     parse_tiles, settle,
 )
 from .seats import SeatEntry, SeatPreview, Slot, seat_preview
-from .shortcuts import Shortcuts, shortcuts
+from .shortcuts import Button, Shortcuts, shortcuts, winner_buttons
 
 
 class RoundEntry:
@@ -365,6 +365,10 @@ class RoundEntry:
         if getattr(self, "_shortcuts", None) is None:
             self._shortcuts = shortcuts(self)
         return self._shortcuts
+
+    @property
+    def winner_buttons(self) -> list[Button]:
+        return winner_buttons(self)
 
     @property
     def keyboard_tiles(self) -> list[TileChip]:

@@ -107,3 +107,10 @@ def shortcuts(entry) -> Shortcuts:
                                  gettext("{discarder}打的，{claimer}碰（杠）了").format(
                                      discarder=names[discarder], claimer=names[claimer]))
     return found
+
+
+def winner_buttons(entry) -> list[Button]:
+    """谁胡了 in the tile keyboard, asked when a phone's own hand is complete at 13 while nobody is
+    said to have won: the seat's name sets `winners` as the outcome card's button does."""
+    return [Button(f"winner-{i}", json.dumps({entry._key("winners"): str(i)}), False, name)
+            for i, name in enumerate(entry.names)]

@@ -145,6 +145,9 @@
     var text = renderCount(input, tiles);
     if (input === active) {
       keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
+      var ask = asksWinner(input, tiles);  // 谁胡了 takes the meld keys' place: no key moves
+      keyboard.querySelector("[data-kb-winner]").hidden = !ask;
+      keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input) || ask;
       var roomy = isHand(input) && !input.closest("[data-seat-card]").querySelector(".mei-jiao-switch input:checked") &&
         limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
       if (!roomy && groupKind) setGroup(null);
@@ -154,6 +157,14 @@
         if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
       });
     }
+  }
+
+  /* This phone's own hand complete at 13 while nobody is said to have won (nor 荒庄): the keyboard
+   * asks who did, and goes on to 胡的哪张 (a 14th tile still types: the winner's own hand). */
+  function asksWinner(input, tiles) {
+    var card = isHand(input) && cardOf(input), form = input.closest("form");
+    return Boolean(card && card.classList.contains("is-mine") && !card.querySelector(".mei-jiao-switch input:checked") &&
+      !form.querySelector('input[value="draw"]:checked, .winner-switch input:checked') && countOf(input, tiles).have === 13);
   }
 
   /* Who won and who deals, on each seat's card header. */
@@ -340,13 +351,14 @@
   }
 
   /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
-   * fields' full names): each field as if set by hand; a row of radios takes the one of that value. */
+   * fields' full names): each field as if set by hand. */
   function setFields(button) {
     var form = button.closest("form"), values = JSON.parse(button.getAttribute("data-set-fields"));
     Object.keys(values).forEach(function (name) {
-      var el = form.elements[name], value = values[name];
-      if (el && !el.type && el.length) el = form.querySelector('input[name="' + name + '"][value="' + value + '"]');  // a row of radios
-      if (el) setField(el, el.type === "radio" || value);
+      var el = form.elements[name], value = values[name], row = el && !el.type && el.length;
+      if (row) el = form.querySelector('input[name="' + name + '"][value="' + value + '"]');  // a row of radios or boxes: that one on
+      if (el) setField(el, row || value);
+      if (el && el.matches(".winner-switch input")) askWinTile(el);
     });
     button.parentNode.querySelectorAll("[data-set-fields]").forEach(function (other) {
       other.setAttribute("aria-pressed", String(other === button));
@@ -356,6 +368,7 @@
   /* A winner chosen by hand while 胡的那张 is empty: the keyboard opens on it (then goes on to 翻牌). */
   function askWinTile(input) {
     var form = input.closest("form"), tile = formField(form, "win_tile");
+    if (active && isHand(active) && cardOf(active).getAttribute("data-seat-card") === input.value) return;  // his own 14th tile first
     if (input.checked && tile && !tile.value && active !== tile && !form.querySelector('input[value="draw"]:checked')) open(tile);
   }
 
@@ -396,14 +409,18 @@
     armMeld(null); setGroup(null); hideFrom();  // nothing armed on a fresh box
     document.body.classList.add("kb-open", "kb-room");
     render(input);
-    if (isHand(input) || !inSight(box)) (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
+    if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
+    else bringIntoSight(box);
     if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
   }
 
-  /* Whether a box shows above the open keyboard (the winners above it stay in reach too). */
-  function inSight(box) {
+  /* A one-tile box (胡的哪张, 翻牌) scrolled only as far as needed to show above the keyboard: what
+   * was in sight mostly stays (the winners above it, the phone's own card). */
+  function bringIntoSight(box) {
     var r = box.getBoundingClientRect(), nav = document.querySelector(".app-nav");
-    return r.top >= (nav ? nav.getBoundingClientRect().bottom : 0) && r.bottom <= keyboard.getBoundingClientRect().top;
+    var top = (nav ? nav.getBoundingClientRect().bottom : 0) + 8, bottom = keyboard.getBoundingClientRect().top - 8;
+    if (r.bottom > bottom) window.scrollBy({ top: r.bottom - bottom, behavior: "instant" });
+    else if (r.top < top) window.scrollBy({ top: r.top - top, behavior: "instant" });
   }
 
   function close() {

@@ -156,7 +156,8 @@ def chips(page: Page, seat: int):
     return seat_card(page, seat).locator(".seat-preview .tile-chips .tile")
 
 
-def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]") -> None:
+def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]",
+             ending: dict | None = None) -> None:
     """Tap a hand in on the tile keyboard (opening it unless it is open already), then 完成. Tiles
     the box already shows are not typed again, as a player would not (the first 幺鸡's discarder
     has it in his 打出的鸡 as soon as the menu names him)."""
@@ -177,14 +178,30 @@ def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-previe
     expect(keyboard).to_be_visible()
     for tile in to_type:
         phone.key(keyboard.locator(f'[data-key="{tile}"]'))
+    if ending and keyboard.locator("[data-kb-winner]").is_visible():
+        answer_winner(phone, ending)  # the round-ending phone answers the keyboard's 谁胡了 and goes on
+        return
     if keyboard.is_visible():  # a full hand has already moved the keyboard on (issue 12), or closed it
         phone.tap(keyboard.locator("[data-kb-done]"))
     expect(keyboard).to_be_hidden()
 
 
-def enter_seat(phone: Phone, record: dict, seat: int) -> None:
+def answer_winner(phone: Phone, record: dict) -> None:
+    """谁胡了, asked by the keyboard when this phone's own hand is complete at 13 and nobody is said
+    to have won: the (first) winner's name, then 胡的哪张 and 翻牌 as the keyboard goes on to them."""
+    keyboard = phone.page.locator("[data-tile-keyboard]")
+    winners = record["outcome"].get("winners") or []
+    phone.tap(keyboard.locator(f'[data-kb-winner] [data-shortcut="winner-{winners[0]["seat"]}"]'))
+    if keyboard.locator("[data-kb-label]").text_content() == phone.page.locator("#id_win_tile-label").text_content():
+        pick_tile(phone, "win_tile", winners[0]["tile"])
+        if record.get("turned"):
+            pick_tile(phone, "turned", record["turned"])
+
+
+def enter_seat(phone: Phone, record: dict, seat: int, *, ending: bool = False) -> None:
     """One seat's part of a round record: melds (the keyboard's meld keys: 碰 / 豆, the tile, whose
-    discard), hand, chicken discards, 报听."""
+    discard), hand, chicken discards, 报听. `ending`: this phone also ends the round, and answers
+    the keyboard's 谁胡了 when its hand is complete."""
     page = phone.page
     data = record["seats"][seat]
     card = seat_card(page, seat)
@@ -200,7 +217,7 @@ def enter_seat(phone: Phone, record: dict, seat: int) -> None:
             phone.tap(keyboard.locator(f'[data-kb-from-seat="{meld["from"]}"]'))
         expect(card.locator(f"#id_seat{seat}-melds-{row}-kind")).to_have_value(kind)
     if data.get("concealed"):
-        tap_hand(phone, seat, data["concealed"])
+        tap_hand(phone, seat, data["concealed"], ending=record if ending and record["outcome"]["type"] == "win" else None)
     if data.get("discards"):
         tap_hand(phone, seat, data["discards"], box=".discards-field [data-tile-box]")
     if data.get("declared"):
@@ -280,6 +297,8 @@ def saved(phone: Phone) -> None:
 def pick_tile(phone: Phone, name: str, code: str) -> None:
     """胡的那张 or 翻牌: its box opens the tile keyboard, one key chooses it (issue 19)."""
     page = phone.page
+    if page.locator(f"#id_{name}").input_value() == code:
+        return  # chosen already (the keyboard went on to it from 谁胡了)
     keyboard = page.locator("[data-tile-keyboard]")
     box = page.locator(f'[data-tile-pick="{name}"] [data-tile-box]')
     if not (keyboard.is_visible() and "is-active" in (box.get_attribute("class") or "")):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from calculator.scoring import parse_tiles
 from tests.browser.table import enter_seat, open_phone, shortcut
 from tests.factories import example_record, make_evening
 
@@ -74,5 +75,49 @@ def test_two_winners_then_their_tile_without_closing_the_keyboard(live_server, b
         expect(page.locator("#id_win_tile")).to_have_value("5s")
         expect(page.locator('.winner-switch input[value="1"]')).to_be_checked()
         expect(page.locator('.winner-switch input[value="3"]')).to_be_checked()
+    finally:
+        phone.close()
+
+
+def test_a_complete_own_hand_asks_who_won_in_the_keyboard_without_moving_a_key(live_server, browser, screenshot):
+    record = example_record("E6")  # 西 (seat 2) has 13 tiles and did not win; 东 won
+    phone = open_phone(browser, live_server.url, make_evening(preset="anshun").token, seat=2)
+    page, keyboard = phone.page, phone.page.locator("[data-tile-keyboard]")
+    asked = keyboard.locator("[data-kb-winner]")
+    try:
+        expect(keyboard).to_be_visible()  # the form opens on this phone's own hand
+        tiles = [str(t) for t in parse_tiles(record["seats"][2]["concealed"])]
+        for code in tiles[:-1]:
+            keyboard.locator(f'[data-key="{code}"]').tap()
+        expect(asked).to_be_hidden()
+        last = keyboard.locator(f'[data-key="{tiles[-1]}"]')
+        where = last.bounding_box()
+        last.tap()
+        expect(asked).to_be_visible()
+        expect(keyboard.locator("[data-kb-melds]")).to_be_hidden()  # in the meld keys' place
+        assert last.bounding_box() == where  # a 14th tile (the winner's own) is where it was
+        screenshot(page, "who-won", full_page=False)
+        asked.locator('[data-shortcut="winner-0"]').tap()
+        expect(page.locator('.winner-switch input[value="0"]')).to_be_checked()
+        expect(keyboard.locator("[data-kb-label]")).to_have_text("胡的哪张")  # and on to the winning tile
+        keyboard.locator('[data-key="6p"]').tap()
+        expect(page.locator("#id_win_tile")).to_have_value("6p")
+    finally:
+        phone.close()
+
+
+def test_saying_ones_own_seat_won_keeps_the_keyboard_on_the_hand(live_server, browser):
+    phone = open_phone(browser, live_server.url, make_evening().token, seat=1)
+    page, keyboard = phone.page, phone.page.locator("[data-tile-keyboard]")
+    try:
+        expect(keyboard).to_be_visible()
+        for code in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5s"]:
+            keyboard.locator(f'[data-key="{code}"]').tap()
+        keyboard.locator('[data-kb-winner] [data-shortcut="winner-1"]').tap()
+        expect(page.locator('.winner-switch input[value="1"]')).to_be_checked()
+        expect(keyboard.locator("[data-kb-winner]")).to_be_hidden()
+        expect(keyboard.locator("[data-kb-count]")).to_have_text("13/14")  # still his hand: the 14th tile
+        keyboard.locator('[data-key="5s"]').tap()
+        expect(page.locator("#id_seat1-concealed")).to_have_value("123456789m123p55s")
     finally:
         phone.close()

@@ -152,8 +152,9 @@
         limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
       if (!roomy && groupKind) setGroup(null);
       groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
+      var meldsOnly = isHand(input) && cardOf(input).querySelector(".mei-jiao-switch input:checked") && !meldKind;  // 没叫: a tile only after 碰 / 豆
       keys.forEach(function (key) {
-        var off = !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
+        var off = meldsOnly || !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
         if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
       });
     }
@@ -241,7 +242,8 @@
 
   function armMeld(kind) {
     meldKind = meldKind === kind ? null : kind;
-    if (meldKind && groupKind) { setGroup(null); render(active); }
+    if (meldKind && groupKind) setGroup(null);
+    if (active) render(active);  // the keys a meld may take
     keyboard.querySelectorAll("[data-kb-meld]").forEach(function (key) {
       key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-meld") === meldKind));
     });
@@ -411,7 +413,7 @@
     render(input);
     if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
     else bringIntoSight(box);
-    if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
+    if (withFocus) (keyboard.querySelector("[data-key]:not(:disabled)") || keyboard.querySelector("[data-kb-meld]")).focus({ preventScroll: true });
   }
 
   /* A one-tile box (胡的哪张, 翻牌) scrolled only as far as needed to show above the keyboard: what

@@ -121,3 +121,28 @@ def test_saying_ones_own_seat_won_keeps_the_keyboard_on_the_hand(live_server, br
         expect(page.locator("#id_seat1-concealed")).to_have_value("123456789m123p55s")
     finally:
         phone.close()
+
+
+def test_a_mei_jiao_seat_enters_its_melds_with_the_meld_keys(live_server, browser, screenshot):
+    """没叫 hides the hand, not the melds: its box opens the keyboard for 碰 / 豆 alone (issue 19)."""
+    phone = open_phone(browser, live_server.url, make_evening().token, seat=None)
+    page, keyboard = phone.page, phone.page.locator("[data-tile-keyboard]")
+    card = page.locator('[data-seat-card="2"]')
+    try:
+        card.locator(".mei-jiao-switch label").tap()
+        box = card.locator(".seat-preview [data-tile-box]")
+        box.tap()
+        expect(keyboard).to_be_visible()
+        expect(keyboard.locator('[data-key="5p"]')).to_be_disabled()  # no hand tiles: a tile only after a meld key
+        keyboard.locator('[data-kb-meld="pong"]').tap()
+        expect(keyboard.locator('[data-key="5p"]')).to_be_enabled()
+        keyboard.locator('[data-key="5p"]').tap()
+        keyboard.locator('[data-kb-from-seat="0"]').tap()
+        expect(page.locator("#id_seat2-melds-0-kind")).to_have_value("pong")
+        expect(page.locator("#id_seat2-melds-0-tile")).to_have_value("5筒")
+        expect(page.locator("#id_seat2-melds-0-from_seat")).to_have_value("0")
+        expect(page.locator("#id_seat2-concealed")).to_have_value("")
+        expect(keyboard.locator('[data-key="5p"]')).to_be_disabled()  # the meld made, the keys rest again
+        screenshot(page, "mei-jiao-melds", full_page=False)
+    finally:
+        phone.close()

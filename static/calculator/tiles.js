@@ -145,9 +145,10 @@
     var text = renderCount(input, tiles);
     if (input === active) {
       keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
-      var ask = asksWinner(input, tiles);  // 谁胡了 takes the meld keys' place: no key moves
-      keyboard.querySelector("[data-kb-winner]").hidden = !ask;
-      keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input) || ask;
+      var ask = asksWinner(input, tiles), melds = keyboard.querySelector("[data-kb-melds]"), asked = keyboard.querySelector("[data-kb-winner]");
+      if (ask && !melds.hidden) asked.style.minHeight = melds.offsetHeight + "px";  // 谁胡了 takes the meld keys' place: no key moves
+      asked.hidden = !ask;
+      melds.hidden = !isHand(input) || ask;
       var roomy = isHand(input) && !input.closest("[data-seat-card]").querySelector(".mei-jiao-switch input:checked") &&
         limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
       if (!roomy && groupKind) setGroup(null);

@@ -79,12 +79,16 @@ def test_two_winners_then_their_tile_without_closing_the_keyboard(live_server, b
         phone.close()
 
 
-def test_a_complete_own_hand_asks_who_won_in_the_keyboard_without_moving_a_key(live_server, browser, screenshot):
+@pytest.mark.parametrize("language", ["zh", "en"])  # the English meld keys take two rows
+def test_a_complete_own_hand_asks_who_won_in_the_keyboard_without_moving_a_key(live_server, browser, screenshot, language):
     record = example_record("E6")  # 西 (seat 2) has 13 tiles and did not win; 东 won
     phone = open_phone(browser, live_server.url, make_evening(preset="anshun").token, seat=2)
     page, keyboard = phone.page, phone.page.locator("[data-tile-keyboard]")
     asked = keyboard.locator("[data-kb-winner]")
     try:
+        if language == "en":
+            page.get_by_role("button", name="English").click()
+            expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(keyboard).to_be_visible()  # the form opens on this phone's own hand
         tiles = [str(t) for t in parse_tiles(record["seats"][2]["concealed"])]
         for code in tiles[:-1]:
@@ -99,8 +103,8 @@ def test_a_complete_own_hand_asks_who_won_in_the_keyboard_without_moving_a_key(l
         screenshot(page, "who-won", full_page=False)
         asked.locator('[data-shortcut="winner-0"]').tap()
         expect(page.locator('.winner-switch input[value="0"]')).to_be_checked()
-        expect(keyboard.locator("[data-kb-label]")).to_have_text("胡的哪张")  # and on to the winning tile
-        keyboard.locator('[data-key="6p"]').tap()
+        expect(keyboard.locator("[data-kb-label]")).to_have_text("胡的哪张" if language == "zh" else "Winning tile")
+        keyboard.locator('[data-key="6p"]').tap()  # and on to the winning tile
         expect(page.locator("#id_win_tile")).to_have_value("6p")
     finally:
         phone.close()

@@ -2,6 +2,9 @@
 phones entering together (issue 11).
 
     .venv/bin/python -m bench.entry [--quick] [--json FILE]
+    BENCH_EXAMPLES=E3,E7 .venv/bin/python -m bench.entry     # some examples only
+    BENCH_PHONES_ONLY=1 .venv/bin/python -m bench.entry      # the four phones, not the one recorder
+    BENCH_LOG=1 …                                            # and the round-ending phone's taps
 
 The app runs as in production under gunicorn on 127.0.0.1 (bench/site.py). For each worked
 example E1–E8 an evening is opened with the example's players, preset and dealer (the page then
@@ -50,6 +53,10 @@ TARGET_SCROLLS = 2
 CHROMIUM = "/usr/bin/chromium"
 # BENCH_ENDING_SPLIT=1: the outcome on the least busy phone, the chickens on the next (as before issue 19)
 ENDING_SPLIT = os.environ.get("BENCH_ENDING_SPLIT") == "1"
+# Some examples only (BENCH_EXAMPLES=E3,E7), and the four phones alone (BENCH_PHONES_ONLY=1): a
+# change to the round-ending phone is measured in a few minutes, not ten.
+ONLY = [name.strip() for name in os.environ.get("BENCH_EXAMPLES", "").split(",") if name.strip()]
+PHONES_ONLY = os.environ.get("BENCH_PHONES_ONLY") == "1"
 SYNC_MS = 90_000  # the phones poll every 2 s; the shared machine's load has passed 16
 
 OPEN_EVENING = """
@@ -154,7 +161,7 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
             phone = open_phone(browser, base, token, seat=seat)
             opened.wait(60)
             marks.setdefault("start", time.perf_counter())
-            enter_seat(phone, record, seat)
+            enter_seat(phone, record, seat, ending=seat == outcome_seat)
             if seat == outcome_seat:
                 enter_ending(phone, record)
             if seat == chicken_seat:
@@ -189,6 +196,8 @@ def _table(base: str, token: str, record: dict, net: list[int]) -> dict:
         thread.join(300)
     if errors:
         raise errors[0]
+    if os.environ.get("BENCH_LOG") == "1":  # what the round-ending phone did, tap by tap
+        print("\n".join(results[outcome_seat].log), file=sys.stderr, flush=True)
     return {"taps": [phone.taps for phone in results], "model": [round(phone.seconds, 1) for phone in results],
             "scrolls": [phone.scrolls for phone in results], "seconds": marks["end"] - marks["start"],
             "settled_seconds": max(settled) - marks["start"], "outcome_seat": outcome_seat,
@@ -208,7 +217,7 @@ def _stored_net(site, token: str) -> list[list[int]]:
 def run(quick: bool) -> dict:
     from tests.round_form_data import expected, load_example
 
-    names = QUICK if quick else EXAMPLES
+    names = ONLY or (QUICK if quick else EXAMPLES)
     rows, failures = [], []
     with prepared_site() as site, gunicorn(site, ["--workers", "4"]) as port:
         base = f"http://{HOST}:{port}"
@@ -218,15 +227,18 @@ def run(quick: bool) -> dict:
                 record, net = load_example(name), expected(name)["net"]
                 row = {"example": name, "seats": len(record["seats"])}
                 token = _open_evening(site, record)
-                row["recorder"] = _recorder(browser, base, token, record, net)
-                token = _open_evening(site, record)
+                if not PHONES_ONLY:
+                    row["recorder"] = _recorder(browser, base, token, record, net)
+                    token = _open_evening(site, record)
                 row["phones"] = _table(base, token, record, net)
                 stored = _stored_net(site, token)
                 if stored != [net]:
                     failures.append(f"{name}: four phones stored {stored}, expected [{net}]")
                 rows.append(row)
                 phones = row["phones"]
-                print(f"{name}: recorder {row['recorder']['taps'][0]} taps {row['recorder']['seconds']:.1f} s;"
+                alone = row.get("recorder")
+                print(f"{name}: recorder {alone['taps'][0] if alone else '-'} taps"
+                      f" {alone['seconds'] if alone else 0:.1f} s;"
                       f" phones taps {phones['taps']} model s {phones['model']} scrolls {phones['scrolls']}"
                       f" (ending phone: seat {phones['outcome_seat']}) {phones['seconds']:.1f} s",
                       file=sys.stderr, flush=True)
@@ -239,7 +251,7 @@ def run(quick: bool) -> dict:
     summary = [
         {"figure": f"{r['example']}: one recorder, taps / settled / stored",
          "value": f"{r['recorder']['taps'][0]} taps / {r['recorder']['settled_seconds']:.1f} s"
-                  f" / {r['recorder']['seconds']:.1f} s"} for r in rows
+                  f" / {r['recorder']['seconds']:.1f} s"} for r in rows if "recorder" in r
     ] + [
         {"figure": f"{r['example']}: {r['seats']} phones, taps / model s / scrolls per phone; settled / confirmed+stored",
          "value": f"{'·'.join(str(t) for t in r['phones']['taps'])} taps"

@@ -23,6 +23,7 @@ from ..scoring import (
     parse_tiles, settle,
 )
 from .seats import SeatEntry, SeatPreview, Slot, seat_preview
+from .shortcuts import Button, Shortcuts, shortcuts, winner_buttons
 
 
 class RoundEntry:
@@ -357,6 +358,17 @@ class RoundEntry:
         """The problem slots the htmx preview swaps on its own (hand slots live in the seat preview)."""
         inside = [seat.hand_slot for seat in self.seats] + [self.slots_round["general"]]
         return [slot for slot in self.slots if not any(slot is other for other in inside)]
+
+    @property
+    def shortcuts(self) -> Shortcuts:
+        """The one-tap answers the outcome card offers (热炮, 抢杠, the first 幺鸡's claim)."""
+        if getattr(self, "_shortcuts", None) is None:
+            self._shortcuts = shortcuts(self)
+        return self._shortcuts
+
+    @property
+    def winner_buttons(self) -> list[Button]:
+        return winner_buttons(self)
 
     @property
     def keyboard_tiles(self) -> list[TileChip]:

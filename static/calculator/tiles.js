@@ -13,8 +13,10 @@
  * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
  * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
  * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
- * hand; a full hand moves the keyboard to the next seat still to enter; the first 幺鸡's
- * discarder gets it in his discards once; the 热炮 menu offers only the discarder's kongs.
+ * hand; choosing a winner opens it on 胡的那张 while that is empty; a full hand moves the keyboard
+ * to the next seat still to enter; the first 幺鸡's discarder gets it in his discards once. The
+ * server's one-tap answers (热炮, 抢杠, the first 幺鸡's claim: entry/shortcuts.py) are buttons
+ * that say which fields to set (data-set-fields).
  *
  * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
  * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
@@ -53,12 +55,6 @@
       } else return null;
     }
     return ranks.length ? null : tiles;
-  }
-
-  /* A meld row's one tile ("5筒" as the keyboard writes it, or "5p") as its code; "" if not one. */
-  function tileCode(text) {
-    var tiles = parse(text || "");
-    return tiles && tiles.length === 1 ? tiles[0] : "";
   }
 
   function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
@@ -149,15 +145,28 @@
     var text = renderCount(input, tiles);
     if (input === active) {
       keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
+      var ask = asksWinner(input, tiles), melds = keyboard.querySelector("[data-kb-melds]"), asked = keyboard.querySelector("[data-kb-winner]");
+      if (ask && !melds.hidden) asked.style.minHeight = melds.offsetHeight + "px";  // 谁胡了 takes the meld keys' place: no key moves
+      asked.hidden = !ask;
+      melds.hidden = !isHand(input) || ask;
       var roomy = isHand(input) && !input.closest("[data-seat-card]").querySelector(".mei-jiao-switch input:checked") &&
         limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
       if (!roomy && groupKind) setGroup(null);
       groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
+      var meldsOnly = isHand(input) && cardOf(input).querySelector(".mei-jiao-switch input:checked") && !meldKind;  // 没叫: a tile only after 碰 / 豆
       keys.forEach(function (key) {
-        var off = !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
+        var off = meldsOnly || !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
         if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
       });
     }
+  }
+
+  /* This phone's own hand complete at 13 while nobody is said to have won (nor 荒庄): the keyboard
+   * asks who did, and goes on to 胡的哪张 (a 14th tile still types: the winner's own hand). */
+  function asksWinner(input, tiles) {
+    var card = isHand(input) && cardOf(input), form = input.closest("form");
+    return Boolean(card && card.classList.contains("is-mine") && !card.querySelector(".mei-jiao-switch input:checked") &&
+      !form.querySelector('input[value="draw"]:checked, .winner-switch input:checked') && countOf(input, tiles).have === 13);
   }
 
   /* Who won and who deals, on each seat's card header. */
@@ -179,7 +188,6 @@
     markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
     revealMelds();
-    offerHotKongs();
   }
 
   /* -- the keyboard's menus ------------------------------------------------------------------ */
@@ -198,9 +206,9 @@
     return on ? on.value : "";
   }
 
-  /* A select or checkbox changed as if by hand: the preview, the counts and drafts follow. */
+  /* A select, radio or checkbox changed as if by hand: the preview, the counts and drafts follow. */
   function setField(el, value) {
-    if (el.type === "checkbox") el.checked = value; else el.value = value;
+    if (el.type === "checkbox" || el.type === "radio") el.checked = value; else el.value = value;
     el.dispatchEvent(new Event("input", { bubbles: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));
   }
@@ -235,7 +243,8 @@
 
   function armMeld(kind) {
     meldKind = meldKind === kind ? null : kind;
-    if (meldKind && groupKind) { setGroup(null); render(active); }
+    if (meldKind && groupKind) setGroup(null);
+    if (active) render(active);  // the keys a meld may take
     keyboard.querySelectorAll("[data-kb-meld]").forEach(function (key) {
       key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-meld") === meldKind));
     });
@@ -344,28 +353,26 @@
     if (tiles && tiles.indexOf("1s") < 0) { setTiles(want, tiles.concat(["1s"])); yaojiAdded = want; }
   }
 
-  /* 热炮: the menu offers the discarder's kongs only (every tile while he has none entered). */
-  function offerHotKongs() {
-    document.querySelectorAll("[data-round-form]").forEach(function (form) {
-      var hot = formField(form, "hot_kong");
-      var from = fieldValue(form, "from_seat");
-      if (!hot) return;
-      var kongs = null;
-      if (from) {
-        kongs = [];
-        var card = form.querySelector('[data-seat-card="' + from + '"]');
-        (card ? card.querySelectorAll("[data-meld-row]") : []).forEach(function (row) {
-          var kind = row.querySelector("select.meld-kind").value;
-          var tile = tileCode(row.querySelector('[name$="-tile"]').value);
-          if (kind && kind !== "pong" && tile) kongs.push(tile);
-        });
-        if (!kongs.length) kongs = null;  // his kongs not entered yet: every tile, as without the script
-      }
-      Array.prototype.forEach.call(hot.options, function (option) {
-        var off = Boolean(option.value && kongs && kongs.indexOf(option.value) < 0 && option.value !== hot.value);
-        if (option.disabled !== off) { option.disabled = off; option.hidden = off; }
-      });
+  /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
+   * fields' full names): each field as if set by hand. */
+  function setFields(button) {
+    var form = button.closest("form"), values = JSON.parse(button.getAttribute("data-set-fields"));
+    Object.keys(values).forEach(function (name) {
+      var el = form.elements[name], value = values[name], row = el && !el.type && el.length;
+      if (row) el = form.querySelector('input[name="' + name + '"][value="' + value + '"]');  // a row of radios or boxes: that one on
+      if (el) setField(el, row || value);
+      if (el && el.matches(".winner-switch input")) askWinTile(el);
     });
+    button.parentNode.querySelectorAll("[data-set-fields]").forEach(function (other) {
+      other.setAttribute("aria-pressed", String(other === button));
+    });
+  }
+
+  /* A winner chosen by hand while 胡的那张 is empty: the keyboard opens on it (then goes on to 翻牌). */
+  function askWinTile(input) {
+    var form = input.closest("form"), tile = formField(form, "win_tile");
+    if (active && isHand(active) && cardOf(active).getAttribute("data-seat-card") === input.value) return;  // his own 14th tile first
+    if (input.checked && tile && !tile.value && active !== tile && !form.querySelector('input[value="draw"]:checked')) open(tile);
   }
 
   function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame
@@ -405,8 +412,18 @@
     armMeld(null); setGroup(null); hideFrom();  // nothing armed on a fresh box
     document.body.classList.add("kb-open", "kb-room");
     render(input);
-    (isHand(input) ? cardOf(input) : box).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
-    if (withFocus) keyboard.querySelector("[data-key]:not(:disabled)").focus({ preventScroll: true });
+    if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
+    else bringIntoSight(box);
+    if (withFocus) (keyboard.querySelector("[data-key]:not(:disabled)") || keyboard.querySelector("[data-kb-meld]")).focus({ preventScroll: true });
+  }
+
+  /* A one-tile box (胡的哪张, 翻牌) scrolled only as far as needed to show above the keyboard: what
+   * was in sight mostly stays (the winners above it, the phone's own card). */
+  function bringIntoSight(box) {
+    var r = box.getBoundingClientRect(), nav = document.querySelector(".app-nav");
+    var top = (nav ? nav.getBoundingClientRect().bottom : 0) + 8, bottom = keyboard.getBoundingClientRect().top - 8;
+    if (r.bottom > bottom) window.scrollBy({ top: r.bottom - bottom, behavior: "instant" });
+    else if (r.top < top) window.scrollBy({ top: r.top - top, behavior: "instant" });
   }
 
   function close() {
@@ -530,6 +547,8 @@
       if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
       if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
       if (event.target.closest("[data-kb-done]")) { close(); return; }
+      var answer = event.target.closest("[data-set-fields]");
+      if (answer) { setFields(answer); return; }
       var box = event.target.closest("[data-tile-box]");
       if (box) {
         var input = document.getElementById(box.getAttribute("data-for"));
@@ -548,7 +567,10 @@
       } else if (event.key === "Escape") close();
     });
     document.addEventListener("focusin", function (event) {
-      if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box]")) close();
+      if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box], .winner-switch")) close();
+    });
+    document.addEventListener("change", function (event) {
+      if (event.isTrusted && event.target.matches && event.target.matches(".winner-switch input")) askWinTile(event.target);
     });
     document.addEventListener("input", function (event) {
       var target = event.target;

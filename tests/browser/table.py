@@ -68,6 +68,7 @@ class Phone:
         locator.tap()
         self.taps += 1
         self.seconds += seconds
+        self.log.append(f"tap {seconds:.1f}s {locator}")
 
     def key(self, locator) -> None:
         """A tile key of the keyboard."""
@@ -81,6 +82,7 @@ class Phone:
     def select(self, locator, value: str) -> None:
         self.reach(locator)
         locator.select_option(value)
+        self.log.append(f"menu {locator} {value}")
         self.taps += 2  # open the menu, pick
         self.seconds += MENU_SECONDS
 
@@ -154,7 +156,8 @@ def chips(page: Page, seat: int):
     return seat_card(page, seat).locator(".seat-preview .tile-chips .tile")
 
 
-def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]") -> None:
+def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-preview [data-tile-box]",
+             ending: dict | None = None) -> None:
     """Tap a hand in on the tile keyboard (opening it unless it is open already), then 完成. Tiles
     the box already shows are not typed again, as a player would not (the first 幺鸡's discarder
     has it in his 打出的鸡 as soon as the menu names him)."""
@@ -175,14 +178,30 @@ def tap_hand(phone: Phone, seat: int, notation: str, *, box: str = ".seat-previe
     expect(keyboard).to_be_visible()
     for tile in to_type:
         phone.key(keyboard.locator(f'[data-key="{tile}"]'))
+    if ending and keyboard.locator("[data-kb-winner]").is_visible():
+        answer_winner(phone, ending)  # the round-ending phone answers the keyboard's 谁胡了 and goes on
+        return
     if keyboard.is_visible():  # a full hand has already moved the keyboard on (issue 12), or closed it
         phone.tap(keyboard.locator("[data-kb-done]"))
     expect(keyboard).to_be_hidden()
 
 
-def enter_seat(phone: Phone, record: dict, seat: int) -> None:
+def answer_winner(phone: Phone, record: dict) -> None:
+    """谁胡了, asked by the keyboard when this phone's own hand is complete at 13 and nobody is said
+    to have won: the (first) winner's name, then 胡的哪张 and 翻牌 as the keyboard goes on to them."""
+    keyboard = phone.page.locator("[data-tile-keyboard]")
+    winners = record["outcome"].get("winners") or []
+    phone.tap(keyboard.locator(f'[data-kb-winner] [data-shortcut="winner-{winners[0]["seat"]}"]'))
+    if keyboard.locator("[data-kb-label]").text_content() == phone.page.locator("#id_win_tile-label").text_content():
+        pick_tile(phone, "win_tile", winners[0]["tile"])
+        if record.get("turned"):
+            pick_tile(phone, "turned", record["turned"])
+
+
+def enter_seat(phone: Phone, record: dict, seat: int, *, ending: bool = False) -> None:
     """One seat's part of a round record: melds (the keyboard's meld keys: 碰 / 豆, the tile, whose
-    discard), hand, chicken discards, 报听."""
+    discard), hand, chicken discards, 报听. `ending`: this phone also ends the round, and answers
+    the keyboard's 谁胡了 when its hand is complete."""
     page = phone.page
     data = record["seats"][seat]
     card = seat_card(page, seat)
@@ -198,7 +217,7 @@ def enter_seat(phone: Phone, record: dict, seat: int) -> None:
             phone.tap(keyboard.locator(f'[data-kb-from-seat="{meld["from"]}"]'))
         expect(card.locator(f"#id_seat{seat}-melds-{row}-kind")).to_have_value(kind)
     if data.get("concealed"):
-        tap_hand(phone, seat, data["concealed"])
+        tap_hand(phone, seat, data["concealed"], ending=record if ending and record["outcome"]["type"] == "win" else None)
     if data.get("discards"):
         tap_hand(phone, seat, data["discards"], box=".discards-field [data-tile-box]")
     if data.get("declared"):
@@ -214,7 +233,8 @@ def enter_outcome(phone: Phone, record: dict) -> None:
 
 
 def enter_ending(phone: Phone, record: dict) -> None:
-    """Dealer, how the round ended, who won on which tile, from whom, and the special cases."""
+    """Dealer, how the round ended, who won on which tile, from whom, and the special cases: 热炮
+    and 抢杠 with the one-tap answers the page offers from the melds (entry/shortcuts.py)."""
     page = phone.page
     phone.choose("dealer", record["dealer"])
     outcome = record["outcome"]
@@ -222,35 +242,51 @@ def enter_ending(phone: Phone, record: dict) -> None:
     if ending != "点炮":  # 点炮 is where the form starts
         phone.tap(page.locator(".result-switch label", has_text=ending))
     for winner in outcome.get("winners", []):
-        phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
+        if not page.locator(f'.winner-switch input[value="{winner["seat"]}"]').is_checked():
+            phone.tap(page.locator(f'.winner-switch label[data-seat-label="{winner["seat"]}"]'))
     if outcome["type"] == "win":
-        pick_tile(phone, "win_tile", outcome["winners"][0]["tile"])
+        pick_tile(phone, "win_tile", outcome["winners"][0]["tile"])  # a winner chosen opens the keyboard on it
         if record.get("turned"):  # the keyboard goes on to 翻牌 (issue 19)
             pick_tile(phone, "turned", record["turned"])
+        if outcome.get("robbed"):  # 抢杠: one button names the robbed seat and sets 谁点的炮 with it
+            phone.tap(shortcut(page, f"robbed-{outcome['from']}"))
         if outcome.get("from") is not None:
             phone.choose("from_seat", outcome["from"])
+        if outcome.get("hot_kong"):  # the discarder's kongs, once his phone has entered them
+            phone.tap(shortcut(page, f"hot_kong-{outcome['hot_kong']}"))
         if outcome.get("after_kong"):
             phone.tap(page.locator("label[for=id_after_kong]"))
-        if outcome.get("hot_kong") or outcome.get("robbed") or any(w.get("passed_before") for w in outcome["winners"]):
+        if any(w.get("passed_before") for w in outcome["winners"]):
             phone.tap(page.locator("details.special-cases summary"))
-            if outcome.get("hot_kong"):
-                phone.select(page.locator("#id_hot_kong"), outcome["hot_kong"])
-            if outcome.get("robbed"):
-                phone.tap(page.locator("label[for=id_robbed]"))
-            if any(w.get("passed_before") for w in outcome["winners"]):
-                phone.tap(page.locator("label[for=id_passed_before]"))
+            phone.tap(page.locator("label[for=id_passed_before]"))
+
+
+def shortcut(page: Page, name: str):
+    """One of the server's one-tap answers (热炮 `hot_kong-5p`, 抢杠 `robbed-2`, `yaoji-2-0`), once the
+    poll has brought the melds it is read from (another phone may enter them)."""
+    button = page.locator(f'[data-shortcut="{name}"]')
+    expect(button).to_be_visible(timeout=scaled(30_000))
+    return button
 
 
 def enter_chickens(phone: Phone, record: dict) -> None:
-    """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it)."""
+    """The chicken facts of the round: 翻牌 and who discarded the first 幺鸡 (and who took it: the
+    page's one-tap answer from the 幺鸡 碰 that says so)."""
     page = phone.page
     if record.get("turned") and page.locator("#id_turned").input_value() != record["turned"]:
         pick_tile(phone, "turned", record["turned"])
     first = record.get("first_yaoji")
-    if first:
-        phone.choose("first_yaoji_seat", first["seat"])
-        if first.get("claimed_by") is not None:
-            phone.choose("first_yaoji_claimed_by", first["claimed_by"])
+    if not first:
+        return
+    claimer = first.get("claimed_by")
+    said = claimer is not None and any(meld["tile"] == "1s" and meld.get("from") == first["seat"]
+                                       for meld in record["seats"][claimer].get("melds", []))
+    if said:  # (its 碰 on the table, the page asks in one tap)
+        phone.tap(shortcut(page, f"yaoji-{first['seat']}-{claimer}"))
+        return
+    phone.choose("first_yaoji_seat", first["seat"])
+    if claimer is not None:
+        phone.choose("first_yaoji_claimed_by", claimer)
 
 
 def saved(phone: Phone) -> None:
@@ -261,6 +297,8 @@ def saved(phone: Phone) -> None:
 def pick_tile(phone: Phone, name: str, code: str) -> None:
     """胡的那张 or 翻牌: its box opens the tile keyboard, one key chooses it (issue 19)."""
     page = phone.page
+    if page.locator(f"#id_{name}").input_value() == code:
+        return  # chosen already (the keyboard went on to it from 谁胡了)
     keyboard = page.locator("[data-tile-keyboard]")
     box = page.locator(f'[data-tile-pick="{name}"] [data-tile-box]')
     if not (keyboard.is_visible() and "is-active" in (box.get_attribute("class") or "")):

@@ -124,8 +124,12 @@ def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kong
     page.locator(f'{KB} [data-kb-from-seat="1"]').tap()
     page.locator(f"{KB} [data-kb-done]").tap()
     choice(page, "from_seat", 2).tap()
-    offered = page.eval_on_selector_all("#id_hot_kong option:not([disabled])", "els => els.map(e => e.value)")
-    assert offered == ["", "6p"]
+    # 热炮: the server offers the discarder's own kongs as buttons (entry/shortcuts.py), no menu
+    shortcuts = page.locator("[data-shortcut^=hot_kong]")
+    expect(shortcuts).to_have_count(2)
+    assert shortcuts.evaluate_all("els => els.map(e => e.dataset.shortcut)") == ["hot_kong-", "hot_kong-6p"]
+    shortcuts.nth(1).tap()
+    expect(page.locator("#id_hot_kong")).to_have_value("6p")
 
 
 @pytest.mark.browser

@@ -85,7 +85,8 @@ def test_mei_jiao_in_one_tap_needs_no_hand_and_keeps_the_nets(live_server, page,
     page.goto(live_server.url + reverse("calculator:round_new"))
     card = seat_card(page, 2)
     card.locator(".mei-jiao-switch label").tap()
-    expect(card.locator(".seat-preview [data-tile-box]")).to_be_hidden()
+    expect(card.locator(".seat-preview [data-tile-box] .tile-placeholder")).to_be_hidden()  # no hand to type
+    expect(card.locator(".seat-preview [data-tile-box]")).to_have_accessible_name("没叫：点这里用牌键盘记碰、豆")  # its melds may
 
     enter_record_by_tapping(page, record)
 

@@ -410,8 +410,12 @@
       if (reopening) event.stopImmediatePropagation();
     });
     if (kept) {
-      // The live preview would save under the copy's key and version: not from here.
-      document.addEventListener("htmx:beforeRequest", function (event) { event.preventDefault(); });
+      // The live preview would save under the copy's key and version: not from here. The draft's
+      // poll still goes: its failing is how the page knows it is offline, and its first answer
+      // that the network is back, when the page opens itself again from the network.
+      document.addEventListener("htmx:beforeRequest", function (event) {
+        if (!event.detail.elt.hasAttribute("data-draft-poll")) event.preventDefault();
+      });
       // A 确认 / 有异议 said about the copy waits with the rest (and is held if the round moved on).
       root.addEventListener("click", function (event) {
         var button = event.target.closest && event.target.closest('button[name="verdict"]');

@@ -39,6 +39,7 @@ class SeatWord:
     note: str = ""
     proxy: bool = False  # 代按: another phone pressed it, the seat having no phone of its own
     by: str = ""  # that phone's 我是… name ("" if it did not say)
+    stale: bool = False  # it said a word, on the round as it was before a change since: asked again
 
     @property
     def confirmed(self) -> bool:

@@ -91,7 +91,7 @@ def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.S
             words.append(selectors.SeatWord(seat, name, word.get("verdict", ""), word.get("note", ""),
                                             bool(word.get("proxy")), word.get("by", "")))
         else:
-            words.append(selectors.SeatWord(seat, name, ""))
+            words.append(selectors.SeatWord(seat, name, "", stale=bool(word)))
     return words
 
 

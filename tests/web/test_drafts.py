@@ -378,6 +378,7 @@ def test_the_poll_brings_every_seats_word_and_the_result_with_the_tiles(client):
     assert response.status_code == 200 and 'data-seat-word="0"' in response.content.decode()  # swapped in place
     answer = li.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"] == {} and answer["version"] > int(poll["since"])
+    assert "翻牌不对" in answer["state"]
     assert "老王</b> 有异议：翻牌不对" in answer["state"]
 
 
@@ -439,3 +440,25 @@ def test_a_correction_that_changes_payments_keeps_the_words_in_the_history_and_a
         services.round_confirm(round=Round.objects.get(), seat=seat, verdict="confirmed", phone_seat=seat)
     assert "请再确认" not in client.get(url("evening_detail", evening)).content.decode()
     assert "阿珍</b> 有异议：翻牌不对" in client.get(url("evening_round", evening, 1)).content.decode()
+
+
+def test_a_word_said_before_the_round_changed_is_asked_again_in_words(client):
+    """A 确认 given, then a hand or 翻牌 changed on another phone: that seat's word no longer counts,
+    and every phone says so ("确认以后牌又改了，请再确认") instead of a plain 还没确认, so the seat
+    that already tapped knows why it must tap again."""
+    evening = make_evening()
+    li = say_who(Client(), evening, 1)
+    wang = say_who(client, evening, 0)
+    wang_form, li_form = open_round(wang, evening), open_round(li, evening)
+    wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
+    wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed"), **HTMX)
+    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    state = li.get(url("evening_round_draft", evening), poll).json()["state"]
+    assert re.search(r'data-seat-word="0">\s*<b>老王</b> ✓', state)
+    assert "请再确认" not in state
+    other_turned = "6p" if example_record("E1")["turned"] != "6p" else "7p"
+    li.post(url("evening_round_preview", evening), typed("E1", li_form, changed="turned", turned=other_turned), **HTMX)
+    state = wang.get(url("evening_round_draft", evening), {"since": "0", "client": wang_form["draft_client"],
+                                                           "key": wang_form["idempotency_key"]}).json()["state"]
+    assert re.search(r'data-seat-word="0">\s*<b>老王</b> <span class="muted" data-word-stale>确认以后牌又改了，请再确认', state)
+    assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted">还没确认', state)

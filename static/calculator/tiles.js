@@ -71,11 +71,17 @@
     return out;
   }
 
-  /* A tile's chip, copied from the page's one set of them (partials/_entry_keyboard.html renders
-   * each kind from partials/_entry_tile_chip.html), so its markup lives in the template only. */
+  /* A tile's chip: the page's chip of its look (partials/_entry_keyboard.html renders one per suit and
+   * 幺鸡 from partials/_entry_tile_chip.html) with the tile's code, rank and name (its key's title). */
   var chips = document.querySelector("template[data-tile-chips]"), chipHtml = {};
   function chip(code) {
-    return chipHtml[code] || (chipHtml[code] = chips.content.querySelector('[data-tile="' + code + '"]').outerHTML);
+    if (chipHtml[code]) return chipHtml[code];
+    var look = code === "1s" ? "1s" : code[1] === "s" ? "2s" : "1" + code[1];
+    var made = chips.content.querySelector('[data-tile="' + look + '"]').cloneNode(true);
+    made.setAttribute("data-tile", code);
+    made.title = document.querySelector('[data-key="' + code + '"]').title;
+    made.querySelector("b").textContent = code[0];
+    return (chipHtml[code] = made.outerHTML);
   }
 
   function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }

@@ -398,3 +398,26 @@ def test_the_english_form_fits_a_phone(live_server, page, screenshot):
     screenshot(page, "seat-card-en", full_page=False)
     screenshot(page.locator(".settings-card"), "settings-en")
     screenshot(page.locator(".chicken-fields"), "chickens-en")
+
+
+@pytest.mark.browser
+def test_a_chip_drawn_on_the_phone_is_the_chip_the_server_draws(live_server, page):
+    """tiles.js makes a tile's chip from the page's chip of its look (one per suit and 幺鸡): for
+    every one of the 27 kinds it must be exactly the chip `_entry_tile_chip.html` renders."""
+    from django.utils import translation
+
+    from calculator.presentation import ALL_TILE_CHIPS
+    from calculator.templatetags.tiles import chip_html
+
+    page.goto(live_server.url + reverse("calculator:round_new"))
+    page.fill("#id_seat0-concealed", "123456789m123456789p123456789s")
+    drawn = seat_card(page, 0).locator(".seat-preview [data-tile-box] .tile-chips .tile")
+    expect(drawn).to_have_count(27)
+    with translation.override("zh-hans"):
+        rendered = [chip_html(chip, "zh-hans") for chip in ALL_TILE_CHIPS]
+    as_parsed = page.evaluate("""(chips) => chips.map((html) => {
+        const holder = document.createElement("template");
+        holder.innerHTML = html;
+        return holder.content.firstElementChild.outerHTML;
+    })""", rendered)
+    assert drawn.evaluate_all("(chips) => chips.map((chip) => chip.outerHTML)") == as_parsed

@@ -66,9 +66,12 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=Non
     """Save what this page posted (or `data`) into the evening's draft (录入中), merged per
     field (`changed`: the fields this page changed; None: every field it holds); `correcting`:
     into the draft of 改这局 on that round."""
-    posted = DraftPostForm(request.POST)
+    posted, source = DraftPostForm(request.POST), request.POST if data is None else data
+    # A box this phone unticked is not in the POST at all: among the fields it changed, absent
+    # ones are written as empty, or the tick would stay on every other phone and in the draft.
+    values = {**draft_fields(source, names=sorted(changed or ())), **draft_fields(source)}
     return services.draft_save(
-        evening=evening, values=draft_fields(request.POST if data is None else data), changed=changed,
+        evening=evening, values=values, changed=changed,
         base=posted.base, client=posted.client, by=me(request, evening),
         key=None if correcting is not None else posted.key, seat=_my_seat(request, evening), correcting=correcting)
 

@@ -462,3 +462,26 @@ def test_a_word_said_before_the_round_changed_is_asked_again_in_words(client):
                                                            "key": wang_form["idempotency_key"]}).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> <span class="muted" data-word-stale>确认以后牌又改了，请再确认', state)
     assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted">还没确认', state)
+
+
+def test_a_box_unticked_on_one_phone_is_unticked_on_the_others_and_in_the_draft(client):
+    """An unticked checkbox is not posted at all: switching 没叫 off on one phone must still reach
+    the draft and the other phones (seen: 没叫 stayed on for the table, and came back on the
+    phone that switched it off after a reload)."""
+    evening = make_evening()
+    other = Client()
+    mine, theirs = open_round(client, evening), open_round(other, evening)
+    ticked = typed("E1", mine, changed="seat3-mei_jiao")
+    ticked["seat3-mei_jiao"] = "on"
+    client.post(url("evening_round_preview", evening), ticked, **HTMX)
+    poll = {"since": "0", "client": theirs["draft_client"], "key": theirs["idempotency_key"]}
+    answer = other.get(url("evening_round_draft", evening), poll).json()
+    assert answer["fields"]["seat3-mei_jiao"] == ["on"]
+    unticked = typed("E1", mine, changed="seat3-mei_jiao")
+    unticked.pop("seat3-mei_jiao", None)
+    client.post(url("evening_round_preview", evening), unticked, **HTMX)
+    poll["since"] = str(answer["version"])
+    answer = other.get(url("evening_round_draft", evening), poll).json()
+    assert answer["fields"]["seat3-mei_jiao"] == []
+    reopened = client.get(url("evening_round_new", evening)).content.decode()
+    assert not re.search(r'name="seat3-mei_jiao"[^>]*checked', reopened)

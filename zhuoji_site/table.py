@@ -1,4 +1,4 @@
-"""The table-side server: `bin/run --table [PORT]` serves the app to the phones on this
+"""The table-side server: `bin/run --table [[HOST:]PORT]` serves the app to the phones on this
 machine's network (a laptop at the table, the phones around it on the same Wi-Fi).
 
 Production settings (DEBUG off) under gunicorn, over plain HTTP: a home network has no
@@ -136,26 +136,41 @@ def gunicorn_command(bind: str, port: int) -> list[str]:
     ]
 
 
+def address(text: str) -> tuple[str | None, int]:
+    """`PORT` or `HOST:PORT`, as `bin/run` takes it (no host: every address of this machine)."""
+    host, _colon, port = text.rpartition(":")
+    if not (port.isdigit() and 0 < int(port) < 65536):
+        raise argparse.ArgumentTypeError(f"not a port or HOST:PORT: {text!r}")
+    return host.strip("[]") or None, int(port)
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="bin/run --table", description=__doc__.splitlines()[0])
-    parser.add_argument("port", nargs="?", type=int, default=DEFAULT_PORT)
-    parser.add_argument("--bind", default="0.0.0.0", help="the address to listen on (default: all)")
+    parser = argparse.ArgumentParser(
+        prog="bin/run --table", description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("address", nargs="?", type=address, default=(None, DEFAULT_PORT), metavar="[HOST:]PORT",
+                        help=f"where to listen (default: port {DEFAULT_PORT} on every address of this machine)")
+    parser.add_argument("--bind", help="the address to listen on (the same as HOST: in HOST:PORT)")
     args = parser.parse_args(argv)
+    host, port = args.address
+    bind = host or args.bind or "0.0.0.0"
     addresses = lan_addresses()
     env = environment(addresses)
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         subprocess.run([sys.executable, "manage.py", *command, "-v", "0"], cwd=BASE_DIR, env=env, check=True)
+    if bind not in ("0.0.0.0", "::") and not os.environ.get("ZHUOJI_LAN_ADDRESSES"):
+        addresses = [bind]  # one address: only that one reaches the app (unless told what phones see)
     shown = [a for a in addresses if ":" not in a] or ["127.0.0.1"]
-    url = f"http://{shown[0]}:{args.port}/"
+    url = f"http://{shown[0]}:{port}/"
     print(f"\n捉鸡算账 at the table: {url}")
     for other in shown[1:]:
-        print(f"  also http://{other}:{args.port}/")
-    if not addresses:
-        print("  (no network found: only this machine can open it)")
-    print("Phones on the same Wi-Fi: scan this, or type the address.\n")
-    print(qr_text(url), flush=True)
+        print(f"  also http://{other}:{port}/")
+    if not addresses or all(a.startswith("127.") for a in shown):
+        print("  (only this machine can open it)")
+    else:
+        print("Phones on the same Wi-Fi: scan this, or type the address.\n")
+        print(qr_text(url), flush=True)
     os.chdir(BASE_DIR)
-    os.execve(sys.executable, gunicorn_command(args.bind, args.port), env)
+    os.execve(sys.executable, gunicorn_command(bind, port), env)
 
 
 if __name__ == "__main__":

@@ -231,3 +231,27 @@ def test_a_body_of_unannounced_length_is_cut_at_the_cap():
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, capped(app, limit=10)(scope, receive, send)).result()
     assert sent[0]["status"] == 413 and next(pieces, None) is not None  # the rest was never read
+
+
+def test_it_takes_host_and_port_as_bin_run_does_and_names_only_the_address_it_listens_on(monkeypatch, capsys):
+    """`bin/run --table 127.0.0.1:8766` (the form `bin/run` takes) listens there, and a server on
+    loopback does not print a Wi-Fi address and a QR code that no phone could reach."""
+    started = {}
+    monkeypatch.delenv("ZHUOJI_LAN_ADDRESSES", raising=False)
+    monkeypatch.setattr(table, "lan_addresses", lambda: ["192.168.1.23"])
+    monkeypatch.setattr(table.subprocess, "run", lambda *a, **k: None)  # no migrate, no collectstatic
+    monkeypatch.setattr(table, "data_dir", lambda: Path(settings.BASE_DIR) / "var")
+    monkeypatch.setattr(table, "secret_key", lambda folder: "x" * 50)
+    monkeypatch.setattr(table.os, "chdir", lambda path: None)
+    monkeypatch.setattr(table.os, "execve", lambda path, argv, env: started.update(argv=argv))
+    table.main(["127.0.0.1:8766"])
+    printed = capsys.readouterr().out
+    assert started["argv"][started["argv"].index("--bind") + 1] == "127.0.0.1:8766"
+    assert "http://127.0.0.1:8766/" in printed and "192.168.1.23" not in printed
+    assert "only this machine" in printed
+    table.main(["8767"])
+    printed = capsys.readouterr().out
+    assert started["argv"][started["argv"].index("--bind") + 1] == "0.0.0.0:8767"
+    assert "http://192.168.1.23:8767/" in printed and "scan this" in printed
+    with pytest.raises(SystemExit):
+        table.main(["not-a-port"])

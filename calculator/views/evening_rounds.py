@@ -489,7 +489,10 @@ def round_edit(request, evening: Evening, number: int):
     entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=draft is not None)
     based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
     if request.method == "POST" and based_on != round_.version:
-        return _conflict(request, evening, number)
+        # A 保存修改 of a correction another phone saved first: to the round as saved, where every
+        # seat is asked again — the form would open a new correction nobody asked for.
+        return _conflict(request, evening, number,
+                         back="calculator:evening_round" if "save" in request.POST else "calculator:evening_round_edit")
     if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:
             services.round_correct(round=round_, record=entry.record, expected_version=based_on,

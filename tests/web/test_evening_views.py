@@ -313,6 +313,21 @@ def test_a_confirmation_based_on_an_old_version_shows_the_new_version(client):
     assert Round.objects.get().net == expected_net("E2")
 
 
+def test_a_save_of_a_correction_another_phone_saved_first_goes_to_the_round_and_opens_no_correction(client):
+    """Two phones on one correction: one taps 保存修改, then the other (its page not yet told). The
+    second goes to the round as saved, and no new correction is left open on every phone's page
+    ("第1局正在改" with nobody changing anything: seen by the new-player run)."""
+    evening = make_evening()
+    (round_,) = record_rounds(evening, ["E1"])
+    services.round_correct(round=round_, record=example_record("E2"), expected_version=1)
+    response = client.post(url("evening_round_edit", evening, 1), {**round_post("E3", version="1"), "save": "1"},
+                           follow=True)
+    assert response.redirect_chain[-1][0] == url("evening_round", evening, 1)
+    assert "有人刚改过这一局" in response.content.decode()
+    assert selectors.correction_draft(evening=evening, number=1) is None
+    assert Round.objects.get().net == expected_net("E2")
+
+
 def test_a_preview_based_on_an_old_version_shows_the_new_version(client):
     evening = make_evening()
     (round_,) = record_rounds(evening, ["E1"])

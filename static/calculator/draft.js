@@ -79,6 +79,9 @@
       poll.remove();
       var old = document.getElementById("draft-bar");
       if (bar && old && !old.hasAttribute("data-draft-recorded")) old.outerHTML = bar;
+      // said where the thumb is too: in the sticky bar, in place of 记下这一局 / 保存修改 (CSS hides them)
+      var done = document.querySelector("#draft-bar .draft-done"), sticky = form.querySelector(".submit-bar");
+      if (done && sticky && !sticky.querySelector(".draft-done")) sticky.appendChild(done.cloneNode(true));
     }
 
     /* After each save: the draft's key (a new draft after a throw-away has its own), the notes. */

@@ -127,6 +127,10 @@ def test_four_phones_correct_a_round_together_and_all_are_asked_again(live_serve
         expect(page.locator("[data-ask-again='1']")).to_contain_text(words)
         # the joining phone is told, the other pages ask again without anyone reloading them
         expect(joiner.page.locator("#draft-bar")).to_contain_text("第1局改好了，每家再确认一次", timeout=LIVE_MS)
+        # where the thumb is too: the sticky bar links to the round instead of offering 保存修改
+        expect(joiner.page.locator(".submit-bar .draft-done")).to_contain_text("第1局改好了")
+        expect(joiner.page.get_by_role("button", name="保存修改")).to_be_hidden()
+        screenshot(joiner.page, "correction-saved-elsewhere", full_page=False)
         joiner.page.locator("#draft-bar a").click()
         for other in (joiner, evening_page, round_page):
             expect(other.page.locator("[data-ask-again='1']")).to_contain_text(words, timeout=LIVE_MS)

@@ -28,6 +28,7 @@ django_application = get_asgi_application()
 from django.conf import settings  # noqa: E402  (after the app: settings are configured by then)
 
 TOO_LARGE = b"413: the request is too large."
+CLIENT_CLOSED = 499  # nginx's status for a request whose client closed the connection first
 
 
 async def _refuse(send) -> None:
@@ -59,10 +60,22 @@ def capped(app, limit: int | None = None):
                     raise BodyTooLarge
             return message
 
+        started = False
+
+        async def tracked_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
         try:
-            return await app(scope, counted_receive, send)
+            await app(scope, counted_receive, tracked_send)
         except BodyTooLarge:
             return await _refuse(send)
+        if not started:
+            # Django answers nothing to a phone that hung up first (tiles.js drops a preview a newer
+            # tap made stale), and gunicorn would log that as its own 500: say 499, as nginx does.
+            await send({"type": "http.response.start", "status": CLIENT_CLOSED, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
 
     return application
 

@@ -153,8 +153,11 @@ def evening_me(request, evening: Evening):
     choices = request.session.get(ME_SESSION_KEY, {})
     if seat is not None:
         choices[str(evening.pk)] = seat
+        name = selectors.evening_names(evening=evening)[seat]
+        messages.success(request, _("记住了：这部手机是 {name}。记一局时 {name} 的牌排在最前面。").format(name=name))
     else:
         choices.pop(str(evening.pk), None)
+        messages.info(request, _("这部手机不再说是谁。"))
     request.session[ME_SESSION_KEY] = choices
     return redirect("calculator:evening_detail", token=evening.token)
 

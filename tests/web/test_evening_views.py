@@ -688,3 +688,17 @@ def test_a_new_turned_tile_takes_the_chickens_it_no_longer_makes_out_of_the_disc
     assert 'value="4m"' not in box and 'value="' not in box.replace('value=""', "")
     fixed = response.context["confirm"].initial["record"]
     assert fixed["turned"] == "6m" and not fixed["seats"][1].get("discards")
+
+
+def test_saying_whose_phone_it_is_comes_first_and_is_answered(client):
+    """这部手机是… sits above the evening's rounds until the phone has said (it decides whose seat
+    comes first on 记一局), then below them; 记住 says what it remembered (the new-player run found
+    it at the bottom of a long page, with no answer)."""
+    evening = make_evening()
+    page = client.get(url("evening_detail", evening)).content.decode()
+    assert page.index('id="me-seat"') < page.index('id="evening-live"')
+    page = client.post(url("evening_me", evening), {"seat": "1"}, follow=True).content.decode()
+    assert "记住了：这部手机是 小李。" in page
+    assert page.index('id="me-seat"') > page.index('id="evening-live"')
+    page = client.post(url("evening_me", evening), {"seat": ""}, follow=True).content.decode()
+    assert "这部手机不再说是谁。" in page

@@ -7,13 +7,14 @@ and a half-typed hand still has a count and a standing.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext
 
 from .forms import MELD_CHOICES, TILE_CHOICES, SeatForm, clean_notation, one_tile
-from ..presentation import Standing, TileChip, hand_standing, tile_chips
+from ..presentation import Standing, TileChip, hand_standing, tile_chips, tile_name
 from ..scoring import SEAT_NAMES, RuleSet, Tile, TileSyntaxError, parse_tile, parse_tiles
 
 
@@ -123,6 +124,8 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
                              xiang_gong=bool(seat.value("xiang_gong")), mei_jiao=mei_jiao)
     if lenient and (standing.status == "empty" or (standing.status == "short" and concealed is not None)):
         problems = []  # not entered yet, or still being tapped in: no red ink while the table is typed in
+    if live:  # five of a tile in one seat is wrong however far the typing is: said on its card at once
+        problems += _over_four(concealed or [], melds, discards)
     if concealed is None:
         standing = Standing("syntax", gettext("写法不对"))
     tiles = None if concealed is None else len(concealed) + 3 * len(melds)
@@ -136,6 +139,16 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
         mei_jiao=mei_jiao, win_tile=win_tile if is_winner else "",
     )
+
+
+def _over_four(concealed: list[Tile], melds: list[tuple[Tile, int]], discards: list[Tile]) -> list[str]:
+    """"1万 有 5 张…" for each tile this one seat holds, melds and discards more than four of (the
+    whole round's count is checked with the round: a tile can be short of five in each seat)."""
+    counts = Counter(concealed) + Counter(discards)
+    for tile, size in melds:
+        counts[tile] += size
+    return [gettext("{tile} 有 {count} 张：一副牌每种只有四张。").format(tile=tile_name(tile), count=n)
+            for tile, n in sorted(counts.items()) if n > 4]
 
 
 def _tiles_or_none(text: str) -> list[Tile] | None:

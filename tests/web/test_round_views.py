@@ -198,6 +198,20 @@ def test_the_preview_shows_problems_in_their_slots(client):
     assert "北：热炮：点炮者没有 6筒 的杠。" in slot
 
 
+def test_five_of_a_tile_in_one_hand_is_named_on_that_seat_while_it_is_typed(client):
+    """A seat typed with five 1万 is told on its own card at once, while the others are still
+    empty (the round's own count comes only with the whole round)."""
+    data = record_to_post_data(load_example("E1"))
+    for seat in (1, 2, 3):
+        data[f"seat{seat}-concealed"] = ""
+    data["seat0-concealed"] = "11111m"
+    html = text(client.post(PREVIEW_URL, data, HTTP_HX_REQUEST="true"))
+    standing = re.search(r'id="entry-seat0-preview".*?(?=id="entry-seat1-preview")', html, re.S).group(0)
+    assert "1万 有 5 张：一副牌每种只有四张。" in standing
+    data["seat0-concealed"] = "1111m"
+    assert "一副牌每种只有四张" not in text(client.post(PREVIEW_URL, data, HTTP_HX_REQUEST="true"))
+
+
 def test_without_javascript_edit_carries_the_round_back_to_the_form(client):
     data = record_to_post_data(load_example("E1"))
     result = text(client.post(ROUND_URL, data))

@@ -105,7 +105,7 @@ class SeatPreview:
 
 
 def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
-                 live: bool, lenient: bool | None = None, win_tile: str = "") -> SeatPreview:
+                 live: bool, lenient: bool | None = None, win_tile: str = "", undecided: bool = False) -> SeatPreview:
     """The preview of `seat` as its forms stand.
 
     `lenient` (default: `live`): the page is still being typed in, so a hand not finished yet
@@ -129,12 +129,17 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
     if concealed is None:
         standing = Standing("syntax", gettext("写法不对"))
     tiles = None if concealed is None else len(concealed) + 3 * len(melds)
+    # 14 tiles while nobody is said to have won yet (`undecided`): a winner's hand, most likely, not
+    # one tile too many: counted as 14/14 and asked, until 谁胡了 is answered.
+    maybe_won = lenient and undecided and not is_winner and tiles == 14 and standing.status == "long"
+    if maybe_won:
+        standing, problems = Standing("maybe_won", gettext("14 张：胡了吗？选一下谁胡了")), []
     return SeatPreview(
         seat=seat.index, name=seat.name, dom_id=dom_id,
         input_id=f"id_{seat.prefix}-concealed", problems_id=seat.hand_slot.dom_id,
         chips=[] if live else tile_chips(concealed or []),  # live, the page draws them itself (tiles.js)
         discard_chips=[] if live else tile_chips(discards), tiles=tiles,
-        expected=14 if is_winner else 13, standing=standing, problems=problems,
+        expected=14 if is_winner or maybe_won else 13, standing=standing, problems=problems,
         is_dealer=is_dealer, is_winner=is_winner,
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
         mei_jiao=mei_jiao, win_tile=win_tile if is_winner else "",

@@ -95,7 +95,8 @@
     var seat = card.getAttribute("data-seat-card");
     var draw = form.querySelector('input[value="draw"]:checked');
     var winner = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
-    return { have: tiles.length + 3 * meldCount, want: winner && !draw ? 14 : 13 };
+    var have = tiles.length + 3 * meldCount, undecided = !draw && !form.querySelector(".winner-switch input:checked");
+    return { have: have, want: !draw && (winner || (undecided && have === 14)) ? 14 : 13 };  // 14, nobody won yet: likely his
   }
 
   /* How many tiles a hand may come to: its count once the page knows who won (or that nobody

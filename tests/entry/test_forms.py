@@ -274,6 +274,22 @@ def test_the_live_preview_still_scolds_a_hand_with_too_many_tiles():
     assert south.problems == ["南 有 14 张牌，应该是 13 张（杠按三张算）。"]
 
 
+def test_fourteen_tiles_while_nobody_is_said_to_have_won_asks_who_won_instead_of_scolding():
+    """A winner usually types his 14 tiles before anyone taps 谁胡了: the live card counts 14/14 and
+    asks, where it said 14/13 多了 1 张 in amber. Once the outcome says otherwise, it scolds again."""
+    data = record_to_post_data(load_example("E1"))
+    data["seat1-concealed"] += "9m"
+    data.pop("winners", None)
+
+    south = RoundEntry(as_query(data), live=True).seat_previews[1]
+    assert (south.count_text, south.standing.status, south.problems) == ("14/14", "maybe_won", [])
+    assert "谁胡了" in south.standing.text
+
+    data["result"] = "draw"
+    south = RoundEntry(as_query(data), live=True).seat_previews[1]
+    assert (south.count_text, south.standing.status) == ("14/13", "long")
+
+
 def test_a_draft_switched_to_three_players_keeps_the_first_three_seats_and_drops_the_fourth():
     record = load_example("E1")
     data = record_to_post_data(record)

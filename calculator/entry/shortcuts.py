@@ -54,8 +54,10 @@ class Shortcuts:
 
 
 def _seat(value) -> int | None:
+    """A seat number as a field holds it, or None: a hand-made post may send anything there (a
+    5,000-digit "seat" is more than int() takes)."""
     text = str(value if value is not None else "").strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) == 1 else None
 
 
 def _melds(seat) -> list[Meld]:

@@ -124,8 +124,6 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
                              xiang_gong=bool(seat.value("xiang_gong")), mei_jiao=mei_jiao)
     if lenient and (standing.status == "empty" or (standing.status == "short" and concealed is not None)):
         problems = []  # not entered yet, or still being tapped in: no red ink while the table is typed in
-    if live:  # five of a tile in one seat is wrong however far the typing is: said on its card at once
-        problems += _over_four(concealed or [], melds, discards)
     if concealed is None:
         standing = Standing("syntax", gettext("写法不对"))
     tiles = None if concealed is None else len(concealed) + 3 * len(melds)
@@ -134,6 +132,8 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
     maybe_won = lenient and undecided and not is_winner and tiles == 14 and standing.status == "long"
     if maybe_won:
         standing, problems = Standing("maybe_won", gettext("14 张：胡了吗？选一下谁胡了")), []
+    if live:  # five of a tile in one seat is wrong however far the typing is: said on its card at once
+        problems += _over_four(concealed or [], melds, discards)
     return SeatPreview(
         seat=seat.index, name=seat.name, dom_id=dom_id,
         input_id=f"id_{seat.prefix}-concealed", problems_id=seat.hand_slot.dom_id,

@@ -289,6 +289,12 @@ def test_fourteen_tiles_while_nobody_is_said_to_have_won_asks_who_won_instead_of
     south = RoundEntry(as_query(data), live=True).seat_previews[1]
     assert (south.count_text, south.standing.status) == ("14/13", "long")
 
+    data.pop("result")  # undecided again, but five 9万 in the fourteen: asked, and still told
+    data["seat1-concealed"] = "99999m123p456p789p"
+    south = RoundEntry(as_query(data), live=True).seat_previews[1]
+    assert south.standing.status == "maybe_won"
+    assert south.problems == ["9万 有 5 张：一副牌每种只有四张。"]
+
 
 def test_a_draft_switched_to_three_players_keeps_the_first_three_seats_and_drops_the_fourth():
     record = load_example("E1")

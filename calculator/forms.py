@@ -287,7 +287,16 @@ class ConfirmForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
-class DraftPostForm(forms.Form):
+class LenientForm(forms.Form):
+    """A form of what a page sends beside the real input: a value it would not send counts as absent."""
+
+    def value(self, name: str, default: Any = None) -> Any:
+        self.is_valid()
+        value = self.cleaned_data.get(name)
+        return default if value in (None, "") else value
+
+
+class DraftPostForm(LenientForm):
     """What an evening's round form posts about its draft (录入中) beside the round: the version
     its page was drawn from, the page's own writer id, the fields it changed and has not saved
     yet (names, comma-separated) and the round's idempotency key. A value the page would not
@@ -298,11 +307,6 @@ class DraftPostForm(forms.Form):
     draft_changed = forms.CharField(required=False)
     idempotency_key = forms.UUIDField(required=False)
 
-    def _value(self, name: str, default: Any) -> Any:
-        self.is_valid()
-        value = self.cleaned_data.get(name)
-        return default if value in (None, "") else value
-
     @property
     def saves(self) -> bool:
         """Sent by a page that keeps the draft (draft.js): without JavaScript a form saves nothing."""
@@ -310,22 +314,22 @@ class DraftPostForm(forms.Form):
 
     @property
     def base(self) -> int:
-        return self._value("draft_base", 0)
+        return self.value("draft_base", 0)
 
     @property
     def client(self) -> str:
-        return self._value("draft_client", "")
+        return self.value("draft_client", "")
 
     @property
     def changed(self) -> set[str]:
-        return {name for name in self._value("draft_changed", "").split(",") if name}
+        return {name for name in self.value("draft_changed", "").split(",") if name}
 
     @property
     def key(self):
-        return self._value("idempotency_key", None)
+        return self.value("idempotency_key")
 
 
-class DraftPollForm(forms.Form):
+class DraftPollForm(LenientForm):
     """The draft poll's query: the version and key the page has, its writer id (its own changes
     are left out of the answer) and, for 改这局, the round's version the page was drawn from."""
 
@@ -333,11 +337,6 @@ class DraftPollForm(forms.Form):
     key = forms.UUIDField(required=False)
     client = forms.CharField(max_length=40, required=False)
     version = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
-
-    def value(self, name: str, default: Any = None) -> Any:
-        self.is_valid()
-        value = self.cleaned_data.get(name)
-        return default if value in (None, "") else value
 
 
 class DraftConfirmForm(forms.Form):

@@ -15,6 +15,7 @@ from .settlement import (
     item_text, outcome_text, present, preset_title, problem_message, round_summary, rules_url,
     settlement_json, sign_class, signed, tile_chips, tile_name,
 )
+from . import options  # noqa: F401  (its house rules add their words to words.PHRASES and REASON_TITLES)
 from .words import words_text
 
 __all__ = [

@@ -12,13 +12,14 @@ reads in the language the player picked (the msgids stay the Chinese original).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ..scoring import PATTERN_HANZI, PRESETS, RuleSet
-from .options import OPTION, changed_lines, option_lines
+from .options import OPTION, OPTIONS, changed_lines, option_lines
 from .options import points as _points
 from .settlement import pattern_title, preset_title
 
@@ -144,39 +145,18 @@ RULES: list[tuple[str, str, str]] = [
     ("R48", gettext_noop("本鸡"),
      gettext_noop("翻出来的那张本身就是鸡（翻到 1条 就是金鸡），可以只算本鸡，也可以本鸡和下一张都算"
                   "（“翻牌鸡”选项，R19）。{v_ben_ji}")),
-    ("R49", gettext_noop("包鸡只包亮出来的"),
-     gettext_noop("包鸡（R24）时，没叫的一家只按它亮在桌上的鸡付给每个收鸡的人：碰杠的和打出去的幺鸡、"
-                  "它的冲锋鸡；手里藏着的鸡和翻牌鸡不算——碰杠的翻牌鸡也不算。{v_bao_ji}")),
     ("R50", gettext_noop("鸡只从没叫的流向有叫的"),
      gettext_noop("有叫的人之间不互相付鸡：每个有叫的（胡了的也算）只向每个没叫的收它的鸡；都有叫就谁也不付鸡。"
                   "没叫的人打出去的幺鸡，按张付给每个有叫的人（包鸡时已经算在包鸡里）。责任鸡只由没叫的人付。"
                   "谁收鸡的选项（R24）这时只看有没有叫。有叫的人的冲锋鸡也算它的鸡，只由没叫的人付；"
                   "有的桌（“冲锋鸡其余每家都付”）其余每家都付给它，有叫的也付。{v_chicken_flow}")),
-    ("R51", gettext_noop("冲锋鸡另加"),
-     gettext_noop("冲锋鸡不代替那张幺鸡平常的算法，而是在它上面另加冲锋鸡的番数（金鸡时用金鸡的番数）。"
-                  "{v_chong_feng_on_top}")),
-    ("R52", gettext_noop("豆倒赔"),
-     gettext_noop("有人胡的局，没叫的一家的豆反过来赔：闷豆、转弯豆付给每个有叫的人豆的番数，点豆付给打出那张的人"
-                  "（它有叫才付）。憨包豆、被作废的杠不赔，被烧的一家不赔也不收。只在“有叫的才收豆”时用。"
-                  "{v_dou_reverse}")),
     ("R53", gettext_noop("封顶"),
      gettext_noop("一局里一家付给另一家的合计（两家之间互相抵过以后）最多到封顶的番数，多出来的退回，单列一条。"
                   "荒庄和罚也算在内，最后才算。{v_cap}")),
-    ("R54", gettext_noop("责任鸡不翻倍"),
-     gettext_noop("金鸡时责任鸡（R23）不翻倍，照平常的番数付。{v_ze_ren_gold}")),
-    ("R55", gettext_noop("吹风鸡"),
-     gettext_noop("翻出来的是 5筒：这一局所有的鸡和责任鸡都不算（包鸡也不算）。{v_chui_feng}")),
-    ("R57", gettext_noop("点豆由杠的人付"),
-     gettext_noop("点豆反过来算：杠的人付给打出那张的人点豆的番数（“百科口径”）。谁算这个杠照 R18。{v_dian_payer}")),
-    ("R58", gettext_noop("报听保底"),
-     gettext_noop("报了听的牌，V 和叫的番数按牌型番数和报听番数中较大的算，而不是两个相加。{v_declare_floor}")),
     ("R59", gettext_noop("庄家加番、连庄"),
      gettext_noop("庄家胡了，每个付它的人多付；庄家付别人的胡牌钱也多付：多 {dealer_bonus}，"
                   "庄家每多连一庄再多 {dealer_streak_bonus}（连了几庄由这一晚记下，存在每一局里）。"
                   "庄家抢杠胡了，被抢的一家替其余每家付，多付（家数 − 1）份。{v_dealer}")),
-    ("R56", gettext_noop("杀报按报的种类"),
-     gettext_noop("别人自摸时，每个报了听的人付给自摸的人它自己的报听番数（硬报的付硬报的，软报的付软报的），"
-                  "代替 R31 的固定番数。{v_declare_kill_by_kind}")),
     ("R60", gettext_noop("单钓（大吊车）"),
      gettext_noop("四组都碰了杠了，手里只剩一张单钓它的对子，胡了是单钓：{dan_diao}；一门的清单钓（双清）：{qing_dan_diao}。"
                   "比大对子、清大对大时按它算，牌型照样不叠加，怎么付照 R11–R14。{v_dan_diao}")),
@@ -191,35 +171,18 @@ RULES: list[tuple[str, str, str]] = [
     ("R63", gettext_noop("开局跟"),
      gettext_noop("庄家打的第一张，其余每家的第一张都跟着打了同一张（记录里勾上“开局跟”）：庄家付其余每家 {gen_zhuang}。"
                   "不管这局怎么结束（荒庄、过水、相公也一样），封顶照算。{v_gen_zhuang}")),
-    ("R64", gettext_noop("星期鸡"),
-     gettext_noop("这一局是星期几，三门里那个点数的牌都是鸡（星期日算 7），跟翻牌鸡一样算：每张 1，碰 3，杠 4，"
-                  "有叫的才收（照 R24）。星期一的 1条 还是幺鸡。一晚上打的局按各自打的那天算，记在每一局里；"
-                  "单独算一局就按今天。{v_xing_qi_ji}")),
     ("R65", gettext_noop("冲锋鸡归碰杠的人、没叫的冲锋鸡反赔"),
      gettext_noop("第一张幺鸡被人碰杠了，冲锋鸡（金鸡时冲锋金鸡）算碰杠的人的，照它的鸡收，责任鸡照算。"
                   "碰杠的人不收鸡（没叫、被烧、相公）又不包鸡时，它不付冲锋鸡：冲锋鸡还是打出的人的，打出的人收鸡就收。"
                   "{v_chong_feng_claimed}"
                   "冲锋鸡的主人没叫（没被烧），付给每个收鸡的人冲锋鸡的番数（包鸡时已经算在包鸡里）。"
                   "{v_chong_feng_pays}")),
-    ("R66", gettext_noop("庄家加番只算庄家胡"),
-     gettext_noop("庄家加番、连庄（R59）只在庄家胡的时候算：庄家付别人的胡牌钱不多付。{v_dealer_bonus_win_only}")),
-    ("R67", gettext_noop("碰杠哪张幺鸡都算责任鸡"),
-     gettext_noop("不只第一张幺鸡：一家碰或杠了别人打出的幺鸡（记下了是谁打的），打出的人都付它责任鸡，"
-                  "番数和谁收照 R23（金鸡照 R23、R54）。第一张只算一次。{v_ze_ren_every}")),
-    ("R68", gettext_noop("没叫打出的乌骨鸡也付"),
-     gettext_noop("鸡只从没叫的流向有叫的（R50）、又算乌骨鸡（R44）时：没叫的人打出去的 8筒 跟它打出去的幺鸡一样，"
-                  "按张付给每个有叫的人（金乌骨鸡照 R44 算）。包鸡时已经算在包鸡里。{v_wu_gu_ji_to_ready}")),
-    ("R69", gettext_noop("没叫的合付打出的幺鸡"),
-     gettext_noop("鸡只从没叫的流向有叫的（R50）时，没叫的人打出去的幺鸡（R68 时连 8筒）不是各付各的，而是合在一起："
-                  "每个没叫的人都按所有没叫的人打出去的总数，付给每个有叫的人。被烧的不算在内。包鸡时不用这一条。"
-                  "{v_discard_pool}")),
-    ("R70", gettext_noop("冲锋乌骨鸡"),
-     gettext_noop("算乌骨鸡（R44）时，这一局第一张打出去的 8筒（记录里记下谁打的）跟第一张幺鸡一样："
-                  "没人碰杠就是打出的人的冲锋乌骨鸡，算冲锋鸡的番数乘乌骨鸡的番数（金乌骨鸡时用冲锋金鸡的番数），"
-                  "代替它平常的算法（冲锋鸡另加时另加）；被碰杠了，打出的人付碰杠的人责任乌骨鸡：责任鸡的番数乘乌骨鸡的番数"
-                  "（金乌骨鸡时照 R23、R54 翻倍）。谁收照 R24、R50。冲锋鸡归碰杠的人、没叫的冲锋鸡反赔（R65）"
-                  "不用在它上面。{v_chong_feng_wu_gu_ji}")),
 ]
+
+# A house rule's text is in its row of options.OPTIONS (`rule`): the page puts it in its place by number.
+ALL_RULES = sorted([*RULES, *((o.rule.number, o.rule.title or o.title, o.rule.text) for o in OPTIONS if o.rule)],
+                   key=lambda rule: int(rule[0][1:]))
+HOUSE_OFF = {f.name: f.default for f in dataclasses.fields(RuleSet) if f.default is not dataclasses.MISSING}
 
 IN_USE = gettext_noop("（本规则用这一条。）")
 NOT_IN_USE = gettext_noop("（本规则不用这一条。）")
@@ -310,36 +273,27 @@ def _in_use(on: bool, how: str = "") -> str:
 
 
 def variant_words(r: RuleSet) -> dict[str, str]:
-    """Whether these rules play each house-rule variant (R45–R70), for the rules page."""
+    """Whether these rules play each house-rule variant (R45–R70), for the rules page:
+    `v_<option>` for every 家规 option (played when away from its default, which is off), then
+    what a rule of several options or with numbers says beyond that."""
     return {
+        **{f"v_{option.name}": _in_use(getattr(r, option.name) != HOUSE_OFF[option.name])
+           for option in OPTIONS if option.section == "house"},
         "v_self_draw": _in_use(r.self_draw in ("plain", "double_plus_one")),
         "v_robbed": _in_use(r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one")),
         "v_hot_shot": _in_use(r.hot_shot_bonus == "double"),
         "v_ben_ji": _in_use(r.turned_chicken in ("self", "self_next")),
-        "v_bao_ji": _in_use(r.bao_ji == "shown"),
         "v_chicken_flow": _in_use(r.flows_to_ready, _("有叫的人的冲锋鸡其余每家都付。")
                                   if r.chicken_flow == "to_ready_chong_feng_all" else ""),
-        "v_chong_feng_on_top": _in_use(r.chong_feng_on_top),
-        "v_dou_reverse": _in_use(r.dou_reverse),
         "v_cap": _in_use(bool(r.cap), _("封顶 {points}。").format(points=_points(r.cap))),
-        "v_ze_ren_gold": _in_use(not r.ze_ren_gold),
-        "v_chui_feng": _in_use(r.chui_feng),
-        "v_declare_kill_by_kind": _in_use(r.declare_kill_by_kind),
-        "v_dian_payer": _in_use(r.dian_payer == "konger"),
-        "v_declare_floor": _in_use(r.declare_floor),
         "v_dealer": _in_use(bool(r.dealer_bonus or r.dealer_streak_bonus)),
         "dealer_bonus": _points(r.dealer_bonus), "dealer_streak_bonus": _points(r.dealer_streak_bonus),
         "v_dan_diao": _in_use(bool(r.dan_diao or r.qing_dan_diao)),
         "dan_diao": _points(r.dan_diao) if r.dan_diao else _("不算，按大对子"),
         "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
-        "v_duo_long": _in_use(bool(r.duo_long)), "duo_long": _points(r.duo_long),
+        "duo_long": _points(r.duo_long),
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
-        "v_xing_qi_ji": _in_use(r.xing_qi_ji),
-        "v_chong_feng_claimed": _in_use(r.chong_feng_claimed), "v_chong_feng_pays": _in_use(r.chong_feng_pays),
-        "v_gen_zhuang": _in_use(bool(r.gen_zhuang)), "gen_zhuang": _points(r.gen_zhuang),
-        "v_dealer_bonus_win_only": _in_use(r.dealer_bonus_win_only), "v_ze_ren_every": _in_use(r.ze_ren_every),
-        "v_wu_gu_ji_to_ready": _in_use(r.wu_gu_ji_to_ready), "v_discard_pool": _in_use(r.discard_pool),
-        "v_chong_feng_wu_gu_ji": _in_use(r.chong_feng_wu_gu_ji),
+        "gen_zhuang": _points(r.gen_zhuang),
         "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),
@@ -397,10 +351,10 @@ def rules_page(rules: RuleSet) -> RulesPage:
     """Every rule of RULES.md for this RuleSet, grouped, plus the overview of its options."""
     words = rule_words(rules)
     sections: list[RuleSection] = []
-    for number, title, text in RULES:
+    for number, title, text in ALL_RULES:
         if number in SECTIONS:
             sections.append(RuleSection(_(SECTIONS[number]), []))
-        sections[-1].rules.append(RuleText(number, _(title), _(text).format_map(words)))
+        sections[-1].rules.append(RuleText(number, _(str(title)), _(text).format_map(words)))
     changed = changed_text(rules)
     presets = [(key, preset_title(key), key == rules.preset and not changed) for key in PRESETS]
     return RulesPage(rules.preset, preset_title(rules.preset), presets, sections, option_lines(rules), changed)

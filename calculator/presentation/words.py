@@ -34,29 +34,24 @@ STATUS_TITLES = {
     "not_ready": gettext_lazy("没叫"),
 }
 MEI_JIAO_TITLE = gettext_lazy("没叫（没亮牌）")  # a not-ready seat recorded without its concealed tiles
+# A house rule's reason titles and phrases are in its row of options.OPTIONS, which adds them here.
 REASON_TITLES = {
     "hu.discard": gettext_lazy("点胡"),
     "hu.self_draw": gettext_lazy("自摸"),
     "hu.hot_shot": gettext_lazy("热炮"),
     "hu.robbed": gettext_lazy("抢杠"),
-    "hu.dealer": gettext_lazy("庄家加番"),
     "bao.kill": gettext_lazy("杀报"),
     "dou.men": gettext_lazy("闷豆"),
     "dou.zhuanwan": gettext_lazy("转弯豆"),
     "dou.dian": gettext_lazy("点豆"),
-    "dou.reverse": gettext_lazy("豆倒赔"),
     "ji.yaoji": gettext_lazy("幺鸡"),
     "ji.turned": gettext_lazy("翻牌鸡"),
     "ji.chong_feng": gettext_lazy("冲锋鸡"),
     "ji.ze_ren": gettext_lazy("责任鸡"),
     "ji.bao": gettext_lazy("包鸡"),
-    "ji.wu_gu_ji": gettext_lazy("乌骨鸡"),
-    "ji.xing_qi": gettext_lazy("星期鸡"),
     "cha_jiao": gettext_lazy("查叫"),
     "penalty.pass": gettext_lazy("过水包牌"),
     "penalty.xiang_gong": gettext_lazy("相公"),
-    "penalty.gen_zhuang": gettext_lazy("开局跟"),
-    "cap": gettext_lazy("封顶"),
 }
 
 # Names the scoring engine keeps in hanzi (its data stays Chinese); shown in the reader's language.
@@ -131,15 +126,6 @@ PHRASES: dict[str, Phrase] = {
     "robbed_pay_all_plain": Phrase(pgettext_lazy("settlement item", "抢杠包{0}家，不加 1")),  # R46
     "robbed_four_v": Phrase(pgettext_lazy("settlement item", "抢杠付 4 倍")),
     "robbed_v_plus_one": Phrase(pgettext_lazy("settlement item", "抢杠付 V+1")),
-    "dao_pei": Phrase(pgettext_lazy("settlement item", "豆倒赔")),  # R52, before the kong it pays back
-    "cap": Phrase(pgettext_lazy("settlement item", "封顶"), "{term} {0}"),  # R53: the cap
-    "dealer": Phrase(pgettext_lazy("settlement item", "庄家加番"), "{term} {0}"),  # R59: the extra
-    "xing_qi": Phrase(pgettext_lazy("settlement item", "星期鸡"), "{term} {0} ×{1}"),  # R64: tile, count
-    "gen_zhuang": Phrase(pgettext_lazy("settlement item", "开局跟"), "{term} {0}"),  # R63: per seat
-    "tian_hu": Phrase(pgettext_lazy("settlement item", "天胡"), "{term} {0}"),  # R62: the fixed value
-    "di_hu": Phrase(pgettext_lazy("settlement item", "地胡"), "{term} {0}"),
-    "tian_hu_bonus": Phrase(pgettext_lazy("settlement item", "天胡"), "+ {term} {0}", attached=True),  # on V
-    "di_hu_bonus": Phrase(pgettext_lazy("settlement item", "地胡"), "+ {term} {0}", attached=True),
     "hot_shot": Phrase(pgettext_lazy("settlement item", "热炮"), "{term} +{0} ({1})"),  # bonus, kong's tile
     "bao_kill": Phrase(pgettext_lazy("settlement item", "杀报"), "{term} {0}"),  # no bonus: 杀报，自摸
     "pong": Phrase(pgettext_lazy("settlement item", "碰"), "{term} {0}"),
@@ -155,13 +141,6 @@ PHRASES: dict[str, Phrase] = {
     "ze_ren": Phrase(pgettext_lazy("settlement item", "责任鸡")),
     "ze_ren_gold": Phrase(pgettext_lazy("settlement item", "责任金鸡")),
     "bao_ji": Phrase(pgettext_lazy("settlement item", "包鸡"), "{term} {0}"),
-    "wu_gu_ji": Phrase(pgettext_lazy("settlement item", "乌骨鸡"), "{term} ×{0}"),
-    "wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "金乌骨鸡"), "{term} ×{0}"),
-    "discard_pool": Phrase(pgettext_lazy("settlement item", "没叫的合付")),  # R69: follows the pooled chickens
-    "chong_feng_wu_gu_ji": Phrase(pgettext_lazy("settlement item", "冲锋乌骨鸡")),  # R70
-    "chong_feng_wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "冲锋金乌骨鸡")),
-    "ze_ren_wu_gu_ji": Phrase(pgettext_lazy("settlement item", "责任乌骨鸡")),
-    "ze_ren_wu_gu_ji_gold": Phrase(pgettext_lazy("settlement item", "责任金乌骨鸡")),
     "cha_jiao": Phrase(pgettext_lazy("settlement item", "查叫")),
     "pass": Phrase(pgettext_lazy("settlement item", "过水包牌"), "{term} {0}"),
     "xiang_gong": Phrase(pgettext_lazy("settlement item", "相公"), "{term} {0}"),

@@ -5,19 +5,23 @@ option nobody can read about.
 - Every item and every 不算 line of random settlements, every option drawn, reads in Chinese and
   in English from its own words: a PHRASES row, a REASON_TITLES title, a VOID_TEXTS / VOID_WHY
   sentence, with no placeholder left and no code shown instead of words.
-- Every option, set away from its preset, changes what the rules page says (its rule's text or
-  the overview of options), in both languages.
+- Every option, set away from its preset, changes the text of a rule on the rules page (not only
+  the overview of options), in both languages: a house rule without its `rule` text fails.
+- The documents keep up: every option is in RULES.md's tables (§9, §10) and in GLOSSARY.md's table
+  of options, and every rule the rules page states is a rule of RULES.md.
 """
 from __future__ import annotations
 
 import copy
 import random
 import re
+from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from calculator.presentation.settlement import item_text, line_for
+from calculator.presentation.options import OPTION
 from calculator.presentation.words import REASON_TITLES, void_text
 from calculator.presentation.rules_text import rules_page
 from calculator.scoring import PRESETS, rules_for, settle_record
@@ -54,10 +58,8 @@ def test_every_item_and_void_line_of_random_settlements_reads_in_words(language)
     assert len(reasons) >= 12 and voids > 0  # the sample reaches most kinds of payment
 
 
-def _page_text(rules) -> str:
-    page = rules_page(rules)
-    rule_texts = [rule.text for section in page.sections for rule in section.rules]
-    return "\n".join([*rule_texts, *(f"{k}：{v}" for k, v in page.options)])
+def _rule_texts(rules) -> str:
+    return "\n".join(rule.text for section in rules_page(rules).sections for rule in section.rules)
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
@@ -67,7 +69,30 @@ def test_every_option_away_from_its_preset_changes_what_the_rules_page_says(opti
     rules, problems = rules_for("guiyang", {option: another_value(preset, option)})
     assert not problems
     with translation.override(language):
-        assert _page_text(rules) != _page_text(preset), f"{option}: the rules page does not say it"
+        assert _rule_texts(rules) != _rule_texts(preset), f"{option}: no rule on the rules page says it"
+
+
+# -- the documents: RULES.md and GLOSSARY.md name every option and every rule the page states ----
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.parametrize("option", FIELDS)
+def test_every_option_is_in_the_rules_spec_and_the_glossary(option):
+    spec, glossary = (DOCS / "RULES.md").read_text(), (DOCS / "GLOSSARY.md").read_text()
+    assert re.search(rf"^\| [^|]*`{option}`", spec, re.M), f"{option}: add its row to RULES.md §9 or §10"
+    row = re.search(rf"^\| ([^|]+) \| `{option}` \|", glossary, re.M)
+    assert row, f"{option}: add its row to GLOSSARY.md's table of options"
+    with translation.override("zh-hans"):
+        assert row.group(1) == str(OPTION[option].title), f"{option}: GLOSSARY.md names it as the forms do"
+
+
+def test_every_rule_the_rules_page_states_is_a_rule_of_the_spec():
+    spec = (DOCS / "RULES.md").read_text()
+    numbers = [rule.number for section in rules_page(PRESETS["guiyang"]).sections for rule in section.rules]
+    assert len(numbers) == len(set(numbers)), "a rule number is given twice"
+    missing = [n for n in numbers if not re.search(rf"\*\*{n}\b|^#+ .*\({n}\)$", spec, re.M)]  # **R64, or a heading
+    assert not missing, f"{missing}: the rules page states rules RULES.md does not have"
 
 
 # -- a round-form field: the form draws it from a stored record and builds the record from it ----

@@ -274,11 +274,13 @@ def _in_use(on: bool, how: str = "") -> str:
 
 def variant_words(r: RuleSet) -> dict[str, str]:
     """Whether these rules play each house-rule variant (R45–R70), for the rules page:
-    `v_<option>` for every 家规 option (played when away from its default, which is off), then
-    what a rule of several options or with numbers says beyond that."""
+    `v_<option>` for every 家规 option (played when away from its default, which is off) and
+    `<option>`, its value in words, for a rule of options.OPTIONS; then what a rule of several
+    options or with numbers says beyond that."""
     return {
         **{f"v_{option.name}": _in_use(getattr(r, option.name) != HOUSE_OFF[option.name])
            for option in OPTIONS if option.section == "house"},
+        **{option.name: option.text(getattr(r, option.name)) for option in OPTIONS if option.rule},
         "v_self_draw": _in_use(r.self_draw in ("plain", "double_plus_one")),
         "v_robbed": _in_use(r.robbed_kong in ("pay_all_plain", "four_v", "v_plus_one")),
         "v_hot_shot": _in_use(r.hot_shot_bonus == "double"),

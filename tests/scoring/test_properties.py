@@ -23,7 +23,7 @@ from calculator.scoring import (
 from calculator.scoring import parse_tiles as engine_parse
 
 from .factory import rotate
-from .random_rounds import KINDS, Wall, _complete_hand, rounds
+from .random_rounds import COMPANIONS, KINDS, OPTION_VALUES, Wall, _complete_hand, random_record, rounds
 from .reference import (
     best_value, counts_of, kind_index, naive_patterns, naive_waits, pattern_values, reference_settle,
 )
@@ -316,3 +316,49 @@ def test_the_random_rounds_draw_every_option_of_the_rule_set():
             drawn[name].add(json.dumps(value, sort_keys=True))
     for name, values in OPTION_VALUES.items():
         assert drawn[name] == {json.dumps(v, sort_keys=True) for v in values}, name
+
+
+# ------------------------------------------------------------------------- every option, played
+RECORDS_PER_OPTION = 120
+# Options only rare rounds show (a 热炮 or 抢杠 round, a one-suit 单钓, a 天胡, a claimed 金鸡 幺鸡):
+# more rounds, so each is still seen to pay.
+RARE_OPTION_RECORDS = {name: 1500 for name in (
+    "hot_shot_burn", "robbed_kong_burn", "qing_dan_diao", "tian_hu", "ze_ren_every", "ze_ren_gold")}
+
+
+def _played(data: dict, option: str, value) -> dict:
+    played = copy.deepcopy(data)
+    played["options"] = {**COMPANIONS.get(option, {}), **played["options"], option: value}
+    return played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", sorted(OPTION_VALUES))
+def test_every_option_played_changes_some_settlement_and_reads_as_the_independent_reading(option):
+    """Each option forced on random rounds (with the options it needs): the engine and the
+    reference scorer settle alike, and at least one round pays or deals differently than with the
+    option as its preset has it. An option whose arithmetic was left out (or the reference not
+    taught it) fails here even where the mixed draw of the tests above rarely plays it."""
+    rng = random.Random(option)
+    changed = settled = 0
+    for turn in range(RARE_OPTION_RECORDS.get(option, RECORDS_PER_OPTION)):
+        data = random_record(rng)
+        preset_value = getattr(PRESETS[data["preset"]], option)
+        values = [v for v in OPTION_VALUES[option] if v != preset_value and v != {}]
+        if not values:
+            continue
+        played = _played(data, option, values[turn % len(values)])
+        try:
+            s = settle_record(played)
+        except RecordInvalid:
+            continue  # this round is not legal under the option (a 没叫 it no longer allows, …)
+        settled += 1
+        assert (s.net, s.next_dealer) == reference_settle(played, s.record.rules), played
+        try:
+            base = settle_record(_played(data, option, preset_value))
+        except RecordInvalid:  # the preset's value refuses what the option allows (通行证)
+            changed += 1
+            continue
+        changed += (s.items, s.next_dealer) != (base.items, base.next_dealer)
+    assert settled >= RECORDS_PER_OPTION // 2, f"{option}: too few random rounds are legal with it"
+    assert changed, f"{option}: played on {settled} random rounds, it changed no settlement"

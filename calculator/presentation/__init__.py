@@ -4,7 +4,8 @@
   the phrases of an item's words) and the round form's choice lists drawn from it.
 - `settlement`: a settlement as the table reads it (groups, lines, nets, money, problems) and a
   seat's standing while its hand is typed in.
-- `rules_text`: the rules page (RULES.md filled in from a RuleSet) and every option in words.
+- `options`: every RuleSet option in words (a house rule's rule text and item words too).
+- `rules_text`: the rules page (RULES.md filled in from a RuleSet).
 - `changes`: what a correction changed, field by field (R42).
 - `chart`: the evening's running totals as SVG.
 

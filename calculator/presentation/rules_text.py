@@ -5,7 +5,8 @@ rules page of a preset states that preset's values, in words. The rules page ren
 with one template and an anchor per number (R16 → #R16), which result lines link to.
 
 Every option's name and its values in a few words are `options.OPTIONS`; the rules page's
-overview and the evening's summary print them from there.
+overview and the evening's summary print them from there. A house rule of one option keeps its
+text in its row there (`Option.rule`); the page puts it among these by number (`ALL_RULES`).
 
 The texts are marked with `gettext_noop` and translated when the page is built, so the page
 reads in the language the player picked (the msgids stay the Chinese original).

@@ -123,38 +123,31 @@ def _winning_hands(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> l
     return found
 
 
-def _first_wu_gu_ji(record: RoundRecord) -> list[Problem]:
-    """冲锋乌骨鸡 (R70): the first 8筒 as the first 幺鸡 is checked."""
-    first = record.first_wu_gu_ji
-    if first is None:
-        return []
-    if first.claimed_by is None:
-        if WU_GU_JI not in record.seats[first.seat].discards:
-            return [problem("bad_first_wu_gu_ji", _("第一张 8筒 没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
-                            seat=first.seat, field="first_wu_gu_ji")]
-        return []
-    claimer = record.seats[first.claimed_by]
-    if (not any(m.tile == WU_GU_JI and m.from_seat == first.seat for m in claimer.melds)
-            or first.claimed_by == first.seat):
-        return [problem("bad_first_wu_gu_ji", _("碰杠第一张 8筒 的一家，要有从打出者那里碰或杠来的 8筒。"),
-                        seat=first.claimed_by, field="first_wu_gu_ji")]
-    return []
+# The round's first discarded 幺鸡 (R22, R23) and, for 冲锋乌骨鸡, its first 8筒 (R70): the record's
+# field, the tile, the problem's code, and its words when nobody claimed it / when someone did.
+FIRST_DISCARDS = (
+    ("first_yaoji", YAOJI, "bad_first_yaoji", _("第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
+     _("碰杠第一张幺鸡的一家，要有从打出者那里碰或杠来的幺鸡。")),
+    ("first_wu_gu_ji", WU_GU_JI, "bad_first_wu_gu_ji", _("第一张 8筒 没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
+     _("碰杠第一张 8筒 的一家，要有从打出者那里碰或杠来的 8筒。")),
+)
 
 
-def _first_yaoji(record: RoundRecord) -> list[Problem]:
-    first = record.first_yaoji
-    if first is None:
-        return []
-    if first.claimed_by is None:
-        if YAOJI not in record.seats[first.seat].discards:
-            return [problem("bad_first_yaoji", _("第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"),
-                            seat=first.seat, field="first_yaoji")]
-        return []
-    claimer = record.seats[first.claimed_by]
-    if not any(m.tile == YAOJI and m.from_seat == first.seat for m in claimer.melds) or first.claimed_by == first.seat:
-        return [problem("bad_first_yaoji", _("碰杠第一张幺鸡的一家，要有从打出者那里碰或杠来的幺鸡。"),
-                        seat=first.claimed_by, field="first_yaoji")]
-    return []
+def _first_discards(record: RoundRecord) -> list[Problem]:
+    """Unclaimed, the tile is among its discarder's discards; claimed, the claimer has a meld of it
+    from the discarder (and is not the discarder)."""
+    found = []
+    for field, tile, code, unclaimed, claimed in FIRST_DISCARDS:
+        first = getattr(record, field)
+        if first is None:
+            continue
+        if first.claimed_by is None:
+            if tile not in record.seats[first.seat].discards:
+                found.append(problem(code, unclaimed, seat=first.seat, field=field))
+        elif first.claimed_by == first.seat or not any(
+                m.tile == tile and m.from_seat == first.seat for m in record.seats[first.claimed_by].melds):
+            found.append(problem(code, claimed, seat=first.claimed_by, field=field))
+    return found
 
 
 def _declarations(record: RoundRecord, analysis: tuple[SeatAnalysis, ...]) -> list[Problem]:
@@ -192,8 +185,7 @@ def validate(record: RoundRecord, analysis: tuple[SeatAnalysis | None, ...]) -> 
         *_tile_counts(record),
         *_outcome(record),
         *_winning_hands(record, analysis),
-        *_first_yaoji(record),
-        *_first_wu_gu_ji(record),
+        *_first_discards(record),
         *_declarations(record, analysis),
         *_mei_jiao(record),
     ]

@@ -261,12 +261,14 @@ class RoundEntry:
             self._add(seat, "hand", message)
         elif seat is not None and head == "melds":
             self._add(seat, "melds", self._meld_label(seat, name) + message)
-        elif seat is not None and head in ("discards", "declared", "xiang_gong", "mei_jiao", "name"):
+        elif seat is not None and head in SeatForm.base_fields:  # 打出的鸡, 报听, 相公, 没叫, any switch
             self._add(seat, "extra", message)
         else:
             area = {"outcome": "outcome", "first_yaoji": "chickens", "first_wu_gu_ji": "chickens",
                     "turned": "chickens", "preset": "rules",
-                    "options": "rules", "stake": "rules", "dealer": "rules"}.get(head, "general")
+                    "options": "rules", "stake": "rules", "dealer": "rules"}.get(head)
+            if area is None:  # the round's record switches are drawn on the outcome card (开局跟 …)
+                area = "outcome" if head in RoundForm.record_switches else "general"
             if seat is not None and self.names[seat] not in message:
                 message = f"{self.names[seat]}：{message}"
             self._add(None, area, message)

@@ -26,9 +26,34 @@ NOTATION_ALIASES = str.maketrans({"万": "m", "萬": "m", "筒": "p", "饼": "p"
                                   **{numeral: str(rank) for rank, numeral in enumerate("一二三四五六七八九", 1)}})
 
 
-def _switch(label) -> forms.BooleanField:
-    return forms.BooleanField(label=label, required=False,
+def _switch(label, hint="") -> forms.BooleanField:
+    return forms.BooleanField(label=label, help_text=hint, required=False,
                               widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))
+
+
+def _record_switch(label, hint="") -> forms.BooleanField:
+    """A yes/no fact the round record keeps under the field's own name (RULES §3): a seat's key
+    on a `SeatForm`, the round's top-level key on a `RoundForm`. Declaring it is the whole of
+    the Django side: `entry.record` copies it both ways, the card draws it (`card_switches`),
+    a problem with its name shows beside it, a correction names it in the history by `label`."""
+    field = _switch(label, hint)
+    field.record_switch = True
+    return field
+
+
+def _record_switches(form_class) -> tuple[str, ...]:
+    return tuple(name for name, field in form_class.base_fields.items() if getattr(field, "record_switch", False))
+
+
+class SwitchesMixin:
+    """`card_switches`: the form's record switches the card draws in one loop, as bound fields."""
+
+    record_switches: tuple[str, ...] = ()
+    drawn_apart: tuple[str, ...] = ()  # switches the card draws in a place of their own
+
+    @property
+    def card_switches(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.record_switches if name not in self.drawn_apart and name in self.fields]
 
 
 TILE_CODES = frozenset(code for _suit, group in TILE_CHOICES for code, _name in group)
@@ -115,7 +140,7 @@ def _offer_seats(form: forms.Form, names: list[str]) -> None:
         form.fields[name].choices = [("", blank), *choices] if blank is not None else choices
 
 
-class RoundForm(forms.Form):
+class RoundForm(SwitchesMixin, forms.Form):
     """The round-level fields: rules, stake, dealer, the outcome and the chicken facts."""
 
     preset = forms.ChoiceField(label=_("规则"), choices=list(PRESET_TITLES.items()),
@@ -134,7 +159,7 @@ class RoundForm(forms.Form):
     robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
     after_kong = _switch(_("杠上开花"))
     first_draw = _switch(_("天胡/地胡"))  # R62
-    kai_ju_gen = _switch(_("开局跟"))  # R63
+    kai_ju_gen = _record_switch(_("开局跟"), _("其余每家的第一张都跟庄家的第一张一样"))  # R63
     passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
     turned = _tile_field(_("翻牌"), _("没有翻牌"))
     first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,
@@ -176,24 +201,30 @@ ROUND_OPTIONS = [option for option in OPTIONS if option.round_form]
 for _option in ROUND_OPTIONS:
     RoundForm.base_fields.update(option_fields(_option, switch=True))
 ROUND_OPTION_FIELDS = tuple(name for option in ROUND_OPTIONS for name in option_fields(option, switch=True))
+RoundForm.record_switches = _record_switches(RoundForm)
 
 
-class SeatForm(forms.Form):
-    """One seat: its name, concealed tiles (notation), chicken discards, 报听 and 相公."""
+class SeatForm(SwitchesMixin, forms.Form):
+    """One seat: its name, concealed tiles (notation), chicken discards, 报听, and its switches
+    (相公, 没叫), each kept in the seat's record under the field's name."""
 
     name = forms.CharField(label=_("名字"), required=False, max_length=40)
     concealed = _notation(_("手牌"))
     discards = _notation(_("打出没人要的鸡"))
     declared = forms.ChoiceField(label=_("报听"), required=False, choices=DECLARED_CHOICES, widget=_buttons())
-    xiang_gong = _switch(_("相公（牌数不对）"))
-    mei_jiao = _switch(_("没叫，不用亮牌"))
+    xiang_gong = _record_switch(_("相公"), _("牌数不对"))
+    mei_jiao = _record_switch(_("没叫（没亮牌）"))  # drawn above the hand, which it hides
 
     seat_fields: dict = {}
+    drawn_apart = ("mei_jiao",)
 
     def __init__(self, *args, fixed_name: bool, **kwargs):
         super().__init__(*args, **kwargs)
         if fixed_name:
             del self.fields["name"]
+
+
+SeatForm.record_switches = _record_switches(SeatForm)
 
 
 class MeldForm(forms.Form):

@@ -16,8 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..forms import option_value
-from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, clean_notation
+from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, RoundForm, SeatForm, clean_notation
 from ..scoring import PRESETS, SEAT_NAMES, RuleSet
+
+# RULES §3's own switch, written off as well as on; the project's additions (没叫, 开局跟, and any
+# new record switch) only when on, so records from before them read, and digest, as they did.
+WRITTEN_WHEN_OFF = frozenset({"xiang_gong"})
 
 # -- record → form initial ---------------------------------------------------------------------
 
@@ -49,8 +53,8 @@ def round_initial(record: dict, dealer: int | None) -> dict:
         "robbed": bool(outcome.get("robbed")),
         "after_kong": bool(outcome.get("after_kong")),
         "first_draw": bool(outcome.get("first_draw")),
-        "kai_ju_gen": bool(record.get("kai_ju_gen")),
         "passed_before": any(w.get("passed_before") for w in winners),
+        **_switches_initial(RoundForm, record),
     })
     options, preset = record.get("options") or {}, PRESETS.get(data["preset"], PRESETS["guiyang"])
     for option in ROUND_OPTIONS:  # a switch starts as the preset has it; a number blank (the preset's)
@@ -65,9 +69,18 @@ def seat_initial(seat: dict, index: int) -> dict:
         "concealed": seat.get("concealed", ""),
         "discards": seat.get("discards", ""),
         "declared": seat.get("declared") or "",
-        "xiang_gong": bool(seat.get("xiang_gong")),
-        "mei_jiao": bool(seat.get("mei_jiao")),
+        **_switches_initial(SeatForm, seat),
     }
+
+
+def _switches_initial(form_class, record: dict) -> dict[str, bool]:
+    return {name: bool(record.get(name)) for name in form_class.record_switches}
+
+
+def _switches_record(form_class, data: dict) -> dict[str, bool]:
+    """The form's record switches as the record writes them (see WRITTEN_WHEN_OFF), in the form's order."""
+    return {name: bool(data.get(name)) for name in form_class.record_switches
+            if data.get(name) or name in WRITTEN_WHEN_OFF}
 
 
 def melds_initial(seat: dict) -> list[dict]:
@@ -122,10 +135,8 @@ def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> Seat
         "melds": items,
         "discards": clean_notation(data["discards"]),
         "declared": data["declared"] or None,
-        "xiang_gong": data["xiang_gong"],
+        **_switches_record(SeatForm, data),
     }
-    if data.get("mei_jiao"):
-        draft.record["mei_jiao"] = True
     return draft
 
 
@@ -152,7 +163,7 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
         "first_yaoji": ({"seat": data["first_yaoji_seat"], "claimed_by": data["first_yaoji_claimed_by"]}
                         if data["first_yaoji_seat"] is not None else None),
         "outcome": outcome,
-        **({"kai_ju_gen": True} if data["kai_ju_gen"] else {}),  # R63
+        **_switches_record(RoundForm, data),  # 开局跟 (R63), …
         # 冲锋乌骨鸡 (R70): written only when entered, so other records read as before
         **({"first_wu_gu_ji": {"seat": data["first_wu_gu_ji_seat"], "claimed_by": data["first_wu_gu_ji_claimed_by"]}}
            if data.get("first_wu_gu_ji_seat") is not None else {}),

@@ -1,8 +1,9 @@
 """改了什么: what a correction changed in a round record (R42), field by field, in the table's words.
 
 The history and a correction's confirm page show the round's one-line summary before and after.
-When only the turned tile, a seat's chicken discards or its 报听 changed, the two summaries read
-the same and the nets alone say that something did; these lines say what.
+When only the turned tile, a seat's chicken discards, its 报听 or a switch (相公, 开局跟 …)
+changed, the two summaries read the same and the nets alone say that something did; these lines
+say what.
 """
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from .words import DECLARED_CHOICES, MELD_CHOICES
+# The record switches (相公, 没叫, 开局跟 …) are the round form's fields: a correction says one by
+# the label the form gives it, so a new switch reads in the history without a line here.
+from ..entry.forms import RoundForm, SeatForm
 from .settlement import chinese_page, tile_name
 from ..scoring import parse_tile, parse_tiles
 from ..scoring.tiles import SUIT_HANZI
@@ -30,17 +34,27 @@ def record_changes(before: Mapping[str, Any], after: Mapping[str, Any], names: l
     compare(_("翻牌"), _tile(before.get("turned")), _tile(after.get("turned")))
     compare(_("第一张幺鸡"), _first_yaoji(before, names), _first_yaoji(after, names))
     compare(_("第一张 8筒"), _first_yaoji(before, names, "first_wu_gu_ji"), _first_yaoji(after, names, "first_wu_gu_ji"))
+    for switch in RoundForm.record_switches:
+        compare(_label(RoundForm, switch), _yes(before.get(switch)), _yes(after.get(switch)))
     for seat, (old, new) in enumerate(zip(before.get("seats") or [], after.get("seats") or [])):
         name = _name(names, seat)
         compare(_("{name} 的手牌").format(name=name), _tiles(old.get("concealed")), _tiles(new.get("concealed")))
         compare(_("{name} 的碰杠").format(name=name), _melds(old, names), _melds(new, names))
         compare(_("{name} 打出的鸡").format(name=name), _tiles(old.get("discards")), _tiles(new.get("discards")))
         compare(_("{name} 报听").format(name=name), _declared(old), _declared(new))
-        compare(_("{name} 相公").format(name=name), _("是") if old.get("xiang_gong") else "",
-                _("是") if new.get("xiang_gong") else "")
-        compare(_("{name} 没叫（没亮牌）").format(name=name), _("是") if old.get("mei_jiao") else "",
-                _("是") if new.get("mei_jiao") else "")
+        for switch in SeatForm.record_switches:
+            compare(_("{name} {what}").format(name=name, what=_label(SeatForm, switch)),
+                    _yes(old.get(switch)), _yes(new.get(switch)))
     return lines
+
+
+def _label(form_class, switch: str) -> str:
+    """A record switch said as its form field is labelled (相公, 没叫（没亮牌）, 开局跟)."""
+    return str(form_class.base_fields[switch].label)
+
+
+def _yes(value: Any) -> str:
+    return _("是") if value else ""
 
 
 def _name(names: list[str], seat: int | None) -> str:

@@ -18,7 +18,7 @@ from .evenings import (
     evening_for_editing, evening_for_reading,
     evening_names, evening_rounds_queryset, evening_stake, evening_stake_text, evening_total_points,
     evening_totals, evening_version, next_dealer, next_round_number, round_correction_preview,
-    round_get, round_was_deleted,
+    round_exists, round_get, round_recorded_as, round_was_deleted,
 )
 from .history import (
     AskAgain, EarlierWords, HistoryRow, evening_history, evening_history_page, round_earlier_words,
@@ -27,7 +27,7 @@ from .history import (
 from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
 from .season import (
     Award, Period, PlayerStats, Season, evening_awards, figure_rounds, member_key, season_csv, table_evenings,
-    table_for_editing, table_for_reading, table_roster, table_season,
+    seat_link_target, table_for_editing, table_for_reading, table_roster, table_season,
 )
 from .settle_up import (
     SettleUp, TransferRow, evening_payment_count, evening_report_version, evening_settle_up, evening_still_owed,
@@ -45,6 +45,6 @@ __all__ = [
     "evening_names", "evening_payment_count", "evening_report_version", "evening_rounds_queryset", "evening_settle_up",
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
     "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",
-    "round_correction_preview", "round_get", "round_row", "round_was_deleted", "round_what_if",
+    "round_correction_preview", "round_exists", "round_get", "round_recorded_as", "seat_link_target", "round_row", "round_was_deleted", "round_what_if",
     "stored_settlement",
 ]

@@ -67,6 +67,15 @@ def round_get(*, evening: Evening, number: int) -> Round:
     return Round.objects.select_related("evening").get(evening=evening, number=number)
 
 
+def round_exists(*, evening: Evening, number: int) -> bool:
+    return Round.objects.filter(evening=evening, number=number).exists()
+
+
+def round_recorded_as(*, evening: Evening, key: str) -> Round | None:
+    """The round a draft with this idempotency key became, if it was recorded."""
+    return evening.rounds.filter(idempotency_key=key).first() if key else None
+
+
 def evening_version(*, evening: Evening) -> int:
     """Grows with every change to the evening's rounds: the id of its latest history entry (0
     before the first). The polling pages send it back, and hear "nothing new" while it holds."""
@@ -77,7 +86,7 @@ def round_was_deleted(*, evening: Evening, number: int) -> bool:
     """Whether the evening had a round with this number and it was deleted (numbers are never
     reused, so such a number stays empty)."""
     return (Change.objects.filter(evening=evening, round_number=number, kind=Change.DELETED).exists()
-            and not Round.objects.filter(evening=evening, number=number).exists())
+            and not round_exists(evening=evening, number=number))
 
 
 # -- totals ------------------------------------------------------------------------------------

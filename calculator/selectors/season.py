@@ -46,6 +46,17 @@ def table_roster(*, table: Table) -> list[TablePlayer]:
     return list(table.roster.all())
 
 
+def seat_link_target(*, table: Table, evening_id: int, seat: int, member_id: int | None
+                     ) -> tuple[Evening, TablePlayer | None] | None:
+    """这个座位是谁: the table's evening and roster member a seat link names, or None when the
+    evening is not the table's, has no such seat, or the member is not on its roster."""
+    evening = table.evenings.filter(pk=evening_id).first()
+    member = table.roster.filter(pk=member_id).first() if member_id else None
+    if evening is None or (member_id and member is None) or not evening.players.filter(seat=seat).exists():
+        return None
+    return evening, member
+
+
 def table_evenings(*, table: Table) -> QuerySet[Evening]:
     """The table's evenings, the latest first, with their seats and who sat in them."""
     return (Evening.objects.filter(table=table).order_by("-created_at", "-id")

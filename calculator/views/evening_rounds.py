@@ -271,7 +271,7 @@ def round_draft(request, evening: Evening, number: int | None = None):
         return _correction_poll(request, evening, number)
     poll = DraftPollForm(request.GET)
     key, since = poll.value("key"), poll.value("since", 0)
-    round_ = evening.rounds.filter(idempotency_key=key).first() if key else None
+    round_ = selectors.round_recorded_as(evening=evening, key=key)
     if round_ is not None:
         return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
                       reverse("calculator:evening_round", args=[evening.token, round_.number]), recorded=round_.number)
@@ -540,7 +540,7 @@ def round_edit_discard(request, evening: Evening, number: int):
     """不改了: throw 改这局 away for every phone; the round stays as stored."""
     if services.draft_discard(evening=evening, correcting=number):
         messages.info(request, _("第{number}局没有改，还是原来的样子。").format(number=number))
-    if Round.objects.filter(evening=evening, number=number).exists():
+    if selectors.round_exists(evening=evening, number=number):
         return redirect("calculator:evening_round", token=evening.token, number=number)
     return redirect("calculator:evening_detail", token=evening.token)
 
@@ -558,7 +558,7 @@ def _conflict(request, evening: Evening, number: int, *, back: str = "calculator
     to its form, a delete to the round itself, so a delete is never turned into an edit), or to
     the evening when the round is gone."""
     messages.warning(request, _("有人刚改过这一局（或删了它）。下面是现在的样子，请再看一遍。"))
-    if Round.objects.filter(evening=evening, number=number).exists():
+    if selectors.round_exists(evening=evening, number=number):
         return redirect(back, token=evening.token, number=number)
     return redirect("calculator:evening_detail", token=evening.token)
 

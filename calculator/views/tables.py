@@ -139,10 +139,10 @@ def table_seat(request, table: Table):
     if not form.is_valid():
         return refused(HttpResponse(_("这个座位的信息不完整，请刷新后再点。"), content_type="text/plain; charset=utf-8"))
     data = form.cleaned_data
-    evening = table.evenings.filter(pk=data["evening"]).first()
-    member = table.roster.filter(pk=data["member"]).first() if data["member"] else None
-    if evening is None or (data["member"] and member is None) or not evening.players.filter(seat=data["seat"]).exists():
+    target = selectors.seat_link_target(table=table, evening_id=data["evening"], seat=data["seat"], member_id=data["member"])
+    if target is None:
         raise Http404
+    evening, member = target
     services.seat_link(table=table, evening=evening, seat=data["seat"], member=member)
     return redirect(f"{reverse('calculator:table_detail', args=[table.token])}#evening-{evening.pk}")
 

@@ -387,26 +387,6 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
-  /* The live preview's answer, in one pass: each top-level piece replaces the element with its id,
-   * and only when it differs from what the page shows (most answers change one seat's standing);
-   * then the counts of the swapped seats catch up with taps made since the request left. htmx's
-   * own out-of-band swap of the same markup cost a redraw of the whole form per piece. */
-  function applyPreview(html) {
-    var holder = document.createElement("template");
-    holder.innerHTML = html;
-    Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
-      var old = fresh.id && document.getElementById(fresh.id);
-      if (!old) return;
-      fresh.removeAttribute("hx-swap-oob");
-      if (old.isEqualNode(fresh)) return;
-      old.replaceWith(fresh);
-      fresh.querySelectorAll("[data-count-for]").forEach(function (counter) {
-        var input = document.getElementById(counter.getAttribute("data-count-for"));
-        if (input) renderCount(input, parse(input.value));
-      });
-    });
-  }
-
   /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
    * keyboard, and back to the box when it closes; a finger's tap leaves focus where it is. */
   function open(input, withFocus) {
@@ -594,17 +574,18 @@
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });
-    document.body.addEventListener("htmx:beforeSwap", function (event) {
+    // The server's answer (its own, or the draft poll's) is morphed in by htmx (hx-swap-oob="morph":
+    // only what changed is touched); its counts are as the request left, so they catch up with the
+    // taps made since, in the same task.
+    document.addEventListener("htmx:oobBeforeSwap", function (event) {  // most answers change one seat's standing
+      if (event.detail.target.isEqualNode(event.detail.fragment.firstElementChild)) event.detail.shouldSwap = false;
+    });
+    document.addEventListener("htmx:afterSwap", function (event) {
       var form = event.target.closest && event.target.closest("[data-round-form]");
-      if (!form || event.detail.isError) return;
-      event.detail.shouldSwap = false;
-      applyPreview(event.detail.serverResponse);
+      if (form) form.querySelectorAll("input.tile-notation").forEach(function (input) { renderCount(input, parse(input.value)); });
     });
     renderAll();
   }
-
-  // draft.js swaps the same pieces when the poll brings them (another phone's tiles or words).
-  window.zhuojiApplyPreview = applyPreview;
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -40,7 +40,6 @@
   var groupKind = null; // 顺 ("run") or 刻 ("set") pressed, waiting for its tile
   var lastMeld = null;  // {input, row}: the meld the keyboard just entered, what ⌫ takes back first
   var pendingRow = null; // the meld row whose "whose discard" buttons are showing
-  var yaojiAdded = null; // the 打出的鸡 input the first-幺鸡 menu put a 幺鸡 into
 
   /* "123m55p" -> ["1m", "2m", "3m", "5p", "5p"]; null when the text is not notation (R2). */
   function parse(text) {
@@ -346,20 +345,6 @@
     else if (!opening) removeChip(input, code);
   }
 
-  /* 第一张幺鸡: its unclaimed discarder's 打出的鸡 gets the 幺鸡 once, from the menu alone. */
-  function firstYaoji(form) {
-    var seat = fieldValue(form, "first_yaoji_seat");
-    var unclaimed = seat && !fieldValue(form, "first_yaoji_claimed_by");
-    var want = unclaimed ? formField(form, "seat" + seat + "-discards") : null;
-    if (yaojiAdded && yaojiAdded !== want) {  // claimed after all, or someone else's: take ours back
-      var back = parse(yaojiAdded.value) || [];
-      if (back.indexOf("1s") >= 0) { back.splice(back.indexOf("1s"), 1); setTiles(yaojiAdded, back); }
-      yaojiAdded = null;
-    }
-    var tiles = want && parse(want.value);
-    if (tiles && tiles.indexOf("1s") < 0) { setTiles(want, tiles.concat(["1s"])); yaojiAdded = want; }
-  }
-
   /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
    * fields' full names): each field as if set by hand. */
   function setFields(button) {
@@ -570,7 +555,6 @@
         return;
       }
       if (target.matches("[data-seat-name]")) rename(target);
-      if (/first_yaoji_(seat|claimed_by)$/.test(target.name || "")) firstYaoji(form);
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });

@@ -280,28 +280,18 @@
 
   function showFrom(row, kind) {
     var own = cardOf(active).getAttribute("data-seat-card");
-    var from = keyboard.querySelector("[data-kb-from]");
-    var seats = keyboard.querySelector("[data-kb-from-seats]");
     var select = row.querySelector("select.meld-from");
-    seats.innerHTML = "";
-    if (kind !== "men") {
-      Array.prototype.forEach.call(select.options, function (option) {
-        if (!option.value || option.value === own) return;
-        var button = document.createElement("button");
-        button.type = "button";
-        button.className = "kb-btn";
-        button.setAttribute("data-kb-from-seat", option.value);
-        button.setAttribute("aria-pressed", String(option.value === select.value));
-        button.textContent = option.textContent;
-        seats.appendChild(button);
-      });
-    }
+    keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {  // a 闷豆 was nobody's discard
+      var seat = button.getAttribute("data-kb-from-seat");
+      button.hidden = kind === "men" || seat === own;
+      button.setAttribute("aria-pressed", String(seat === select.value));
+    });
     keyboard.querySelector("[data-kb-from-label]").hidden = kind === "men";
     var late = row.querySelector('input[name$="-late"]');
     keyboard.querySelector("[data-kb-late-wrap]").hidden = !(kind === "men" || kind === "zhuanwan");
     keyboard.querySelector("[data-kb-late]").checked = Boolean(late && late.checked);
     pendingRow = row;
-    from.hidden = false;
+    keyboard.querySelector("[data-kb-from]").hidden = false;
   }
 
   function chooseFrom(seat) {

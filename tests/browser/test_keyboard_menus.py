@@ -32,6 +32,7 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
 
     meld(page, "pong", "5p")
     expect(page.locator(f"{KB} [data-kb-from]")).to_be_visible()
+    expect(page.locator(f"{KB} [data-kb-from-seat]:visible")).to_have_text(["南", "西", "北"])  # not his own
     screenshot(page, "whose-discard", full_page=False)
     page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
 

@@ -227,11 +227,7 @@
     var form = root.querySelector("form[data-round-form]");
     if (!form) return;
     function save() {
-      var data = {};
-      each(form.elements, function (el) {
-        if (el.name && el.type !== "submit" && el.name !== "csrfmiddlewaretoken" && !(el.name in data)) data[el.name] = valuesOf(form, el.name);
-      });
-      try { localStorage.setItem(LOCAL_KEY, JSON.stringify(data)); } catch (e) { /* private mode: no memory */ }
+      try { localStorage.setItem(LOCAL_KEY, JSON.stringify(window.zhuojiFields.snapshot(form))); } catch (e) { /* private mode: no memory */ }
     }
     form.addEventListener("input", save);
     if (root.getAttribute("data-fresh") !== "1") { save(); return; }

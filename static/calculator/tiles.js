@@ -1,27 +1,11 @@
-/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p).
+/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p); the keyboard also fills the meld
+ * rows, 胡的那张 and 翻牌, and presses the server's one-tap answers (data-set-fields).
  *
- * The text input stays the real form field, so the page works without this script. The script
- * shows the tiles as chips (tap a hand to open the keyboard; then tap a chip to take it out), keeps a live count such as 13/13 (14 for
- * a winner, a kong counting three) and opens a 27-key keyboard at the bottom of the screen.
- * Every change fires an `input` event, which is what makes htmx ask the server for the preview.
- *
- * The chip and the count are drawn here, in the frame of the tap; the server's answer (each
- * seat's standing, the problems, the settlement and the net bar) is put in place in one pass by
- * `applyPreview`, touching only the pieces that changed, and an answer that a newer tap has
- * already made stale is cancelled rather than waited for.
- *
- * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
- * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
- * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
- * hand; choosing a winner opens it on 胡的那张 while that is empty; a full hand moves the keyboard
- * to the next seat still to enter; the first 幺鸡's discarder gets it in his discards once. The
- * server's one-tap answers (热炮, 抢杠, the first 幺鸡's claim: entry/shortcuts.py) are buttons
- * that say which fields to set (data-set-fields).
- *
- * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
- * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
- * it cannot start from (a run past 9, a fifth copy) are off, and neither is on when the hand has
- * no room left for three tiles.
+ * The inputs and selects stay the real form fields, so the page works without this script. The
+ * chips and the count (13/13) are drawn here, in the frame of the tap, because a phone must see
+ * its tap before the server can answer; every change fires an `input` event, which is what makes
+ * htmx ask for the preview, morphed in by htmx (hx-swap-oob="morph"). What each key and menu does,
+ * and why it is here rather than on the server: docs/WEB.md, "The tile keyboard".
  */
 (function () {
   "use strict";

@@ -177,7 +177,6 @@
   function renderAll() {
     markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
-    revealMelds();
   }
 
   /* -- the keyboard's menus ------------------------------------------------------------------ */
@@ -427,18 +426,6 @@
     var at = tiles.indexOf(code);
     if (at >= 0) tiles.splice(at, 1);
     setTiles(input, tiles);
-  }
-
-  /* Meld rows: show the filled ones and one empty one (all four show without this script). */
-  function revealMelds() {
-    document.querySelectorAll("[data-round-form] .meld-rows").forEach(function (rows) {
-      var emptyShown = false;
-      rows.querySelectorAll("[data-meld-row]").forEach(function (row) {
-        var used = Array.prototype.some.call(row.querySelectorAll("select, input.meld-tile"), function (s) { return s.value; });
-        row.hidden = !used && emptyShown;
-        if (!used) emptyShown = true;
-      });
-    });
   }
 
   /* A seat's new name shows at once wherever the seat is offered as a choice (seat options are

@@ -41,6 +41,8 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
     expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("2")
     expect(page.locator('[data-count-for="id_seat0-concealed"]')).to_have_text("3/13")
     expect(page.locator("#id_seat0-concealed")).to_have_value("")  # the meld's tiles are not in the hand
+    rows = seat_card(page, 0).locator("[data-meld-row]")  # the filled row and one empty one show
+    assert [rows.nth(i).is_visible() for i in range(4)] == [True, True, False, False]
 
 
 @pytest.mark.browser

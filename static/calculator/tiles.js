@@ -163,13 +163,13 @@
   function markSeats() {
     document.querySelectorAll("[data-round-form]").forEach(function (form) {
       var draw = form.querySelector('input[value="draw"]:checked');
-      var dealer = fieldValue(form, "dealer");
+      var dealer = form.querySelector('input[name$="dealer"]:checked');  // a row of seat buttons
       form.querySelectorAll("[data-seat-card]").forEach(function (card) {
         var seat = card.getAttribute("data-seat-card");
         var won = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
         card.classList.toggle("is-winner", Boolean(won && !draw));
         var badge = card.querySelector(".dealer-badge");
-        if (badge && dealer) badge.hidden = dealer !== seat;
+        if (badge && dealer) badge.hidden = dealer.value !== seat;
       });
     });
   }
@@ -186,14 +186,6 @@
   function cardOf(input) { return input.closest("[data-seat-card]"); }
 
   function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
-
-  /* A field's value, whether a menu or a row of seat buttons (radios: the checked one, or blank). */
-  function fieldValue(form, suffix) {
-    var field = formField(form, suffix);
-    if (!field || field.type !== "radio") return field ? field.value : "";
-    var on = form.querySelector('input[type="radio"][name="' + field.name + '"]:checked');
-    return on ? on.value : "";
-  }
 
   /* A select, radio or checkbox changed as if by hand: the preview, the counts and drafts follow. */
   function setField(el, value) {

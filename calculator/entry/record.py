@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from ..forms import option_value
 from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, RoundForm, SeatForm, clean_notation
-from ..scoring import PRESETS, SEAT_NAMES, RuleSet
+from ..scoring import PRESETS, SEAT_NAMES, YAOJI, RuleSet, TileSyntaxError, format_tiles, parse_tiles
 
 # RULES §3's own switch, written off as well as on; the project's additions (没叫, 开局跟, and any
 # new record switch) only when on, so records from before them read, and digest, as they did.
@@ -153,6 +153,7 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
     plays_xing_qi = rules.xing_qi_ji if rules is not None else options.get("xing_qi_ji", PRESETS[preset].xing_qi_ji)
     outcome = _outcome_record(data)
     _robbed_kong_as_pong(seats, outcome)
+    _first_yaoji_discarded(seats, data["first_yaoji_seat"], data["first_yaoji_claimed_by"])
     return {
         "preset": preset,
         "options": options,
@@ -208,3 +209,17 @@ def _robbed_kong_as_pong(seats: list[dict], outcome: dict) -> None:
         if meld.get("kind") == "zhuanwan" and meld["tile"] in robbed and meld["tile"] not in pongs:
             melds[row] = {"type": "pong", "tile": meld["tile"], **({"from": meld["from"]} if "from" in meld else {})}
             pongs.add(meld["tile"])
+
+
+def _first_yaoji_discarded(seats: list[dict], seat: int | None, claimed_by: int | None) -> None:
+    """The first 幺鸡 nobody claimed lies in its discarder's 打出的鸡 (RULES §3 `first_yaoji`): the
+    第一张幺鸡 row already says so, so the table need not type it there again (typed, it is not
+    doubled)."""
+    if seat is None or claimed_by is not None or not 0 <= seat < len(seats):
+        return
+    try:
+        discards = parse_tiles(seats[seat]["discards"])
+    except TileSyntaxError:
+        return  # not notation: that is the discards' own problem, said there
+    if YAOJI not in discards:
+        seats[seat]["discards"] = format_tiles([*discards, YAOJI])

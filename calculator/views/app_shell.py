@@ -31,6 +31,7 @@ SHELL_FILES = (
     "calculator/app.css",
     "calculator/evening.css",
     "django_htmx/htmx-2.min.js",
+    "vendor/idiomorph/idiomorph-ext.min.js",
     "calculator/live.js",
     "calculator/tiles.js",
     "calculator/draft.js",

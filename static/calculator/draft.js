@@ -156,7 +156,7 @@
       // The draft as the server scores it: each seat's progress, the net bar, every seat's 确认 /
       // 有异议, in this same answer. Not while this page holds typing of its own the server has
       // not seen (its own preview answers for that).
-      if (data.state && !inFlight && !Object.keys(dirty).length && window.zhuojiApplyPreview) window.zhuojiApplyPreview(data.state);
+      if (data.state && !inFlight && !Object.keys(dirty).length) window.htmx.swap(form, data.state, { swapStyle: "none" });
     }
 
     // The poll (htmx: its interval, one at a time, 204 as nothing; its network errors reach the
@@ -227,11 +227,7 @@
     var form = root.querySelector("form[data-round-form]");
     if (!form) return;
     function save() {
-      var data = {};
-      each(form.elements, function (el) {
-        if (el.name && el.type !== "submit" && el.name !== "csrfmiddlewaretoken" && !(el.name in data)) data[el.name] = valuesOf(form, el.name);
-      });
-      try { localStorage.setItem(LOCAL_KEY, JSON.stringify(data)); } catch (e) { /* private mode: no memory */ }
+      try { localStorage.setItem(LOCAL_KEY, JSON.stringify(window.zhuojiFields.snapshot(form))); } catch (e) { /* private mode: no memory */ }
     }
     form.addEventListener("input", save);
     if (root.getAttribute("data-fresh") !== "1") { save(); return; }

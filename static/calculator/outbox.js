@@ -85,7 +85,19 @@
       else el.value = values.length ? values[0] : "";
     });
   }
-  window.zhuojiFields = { valuesOf: valuesOf, setValues: setValues };  // draft.js reads and fills fields alike
+  /* The round's own fields and their values, as a page keeps them in this browser (not the key,
+   * the version, the token): the worker's copy here, the stateless /round/ page in draft.js. */
+  function snapshot(form) {
+    var values = {};
+    each(form.elements, function (el) {
+      var name = el.name;
+      if (!name || el.type === "submit" || name === "csrfmiddlewaretoken" || name === "idempotency_key" ||
+          name.indexOf("draft_") === 0 || values[name]) return;
+      values[name] = valuesOf(form, name);
+    });
+    return values;
+  }
+  window.zhuojiFields = { valuesOf: valuesOf, setValues: setValues, snapshot: snapshot };  // draft.js reads and fills fields alike
 
   function pairsOf(form) {
     var pairs = [];
@@ -366,16 +378,9 @@
     function remember() {
       seenTimer = null;
       if (kept || reopening || !online || root.classList.contains("is-recorded")) return;
-      var values = {};
-      each(form.elements, function (el) {
-        var name = el.name;
-        if (!name || el.type === "submit" || name === "csrfmiddlewaretoken" || name === "idempotency_key" ||
-            name.indexOf("draft_") === 0 || values[name]) return;
-        values[name] = valuesOf(form, name);
-      });
       try {
         localStorage.setItem(SEEN + id, JSON.stringify({ key: keyInput.value, base: Number(baseInput.value) || 0,
-                                                         at: Date.now(), values: values }));
+                                                         at: Date.now(), values: snapshot(form) }));
       } catch (e) { /* full or private: the copy shows what it was kept with */ }
     }
     form.addEventListener("input", function () {

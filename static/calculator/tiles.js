@@ -1,27 +1,11 @@
-/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p).
+/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p); the keyboard also fills the meld
+ * rows, 胡的那张 and 翻牌, and presses the server's one-tap answers (data-set-fields).
  *
- * The text input stays the real form field, so the page works without this script. The script
- * shows the tiles as chips (tap a hand to open the keyboard; then tap a chip to take it out), keeps a live count such as 13/13 (14 for
- * a winner, a kong counting three) and opens a 27-key keyboard at the bottom of the screen.
- * Every change fires an `input` event, which is what makes htmx ask the server for the preview.
- *
- * The chip and the count are drawn here, in the frame of the tap; the server's answer (each
- * seat's standing, the problems, the settlement and the net bar) is put in place in one pass by
- * `applyPreview`, touching only the pieces that changed, and an answer that a newer tap has
- * already made stale is cancelled rather than waited for.
- *
- * The keyboard also does the menus (the selects stay the no-JavaScript path and the record):
- * 碰 / 闷豆 / 转弯豆 / 点豆 then a tile fills the seat's next meld row, then whose discard it was
- * and 憨包 as buttons; 胡的那张 and 翻牌 (a .tile-one menu) are one key, as is a chip tapped in a winner's
- * hand; choosing a winner opens it on 胡的那张 while that is empty; a full hand moves the keyboard
- * to the next seat still to enter; the first 幺鸡's discarder gets it in his discards once. The
- * server's one-tap answers (热炮, 抢杠, the first 幺鸡's claim: entry/shortcuts.py) are buttons
- * that say which fields to set (data-set-fields).
- *
- * 顺 then a tile types that tile and the next two of its suit (a run: 3 tiles in 2 taps), 刻 then a
- * tile types it three times. Like the meld keys they wait for one tile; while one waits, the keys
- * it cannot start from (a run past 9, a fifth copy) are off, and neither is on when the hand has
- * no room left for three tiles.
+ * The inputs and selects stay the real form fields, so the page works without this script. The
+ * chips and the count (13/13) are drawn here, in the frame of the tap, because a phone must see
+ * its tap before the server can answer; every change fires an `input` event, which is what makes
+ * htmx ask for the preview, morphed in by htmx (hx-swap-oob="morph"). What each key and menu does,
+ * and why it is here rather than on the server: docs/WEB.md, "The tile keyboard".
  */
 (function () {
   "use strict";
@@ -40,7 +24,6 @@
   var groupKind = null; // 顺 ("run") or 刻 ("set") pressed, waiting for its tile
   var lastMeld = null;  // {input, row}: the meld the keyboard just entered, what ⌫ takes back first
   var pendingRow = null; // the meld row whose "whose discard" buttons are showing
-  var yaojiAdded = null; // the 打出的鸡 input the first-幺鸡 menu put a 幺鸡 into
 
   /* "123m55p" -> ["1m", "2m", "3m", "5p", "5p"]; null when the text is not notation (R2). */
   function parse(text) {
@@ -180,13 +163,13 @@
   function markSeats() {
     document.querySelectorAll("[data-round-form]").forEach(function (form) {
       var draw = form.querySelector('input[value="draw"]:checked');
-      var dealer = fieldValue(form, "dealer");
+      var dealer = form.querySelector('input[name$="dealer"]:checked');  // a row of seat buttons
       form.querySelectorAll("[data-seat-card]").forEach(function (card) {
         var seat = card.getAttribute("data-seat-card");
         var won = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
         card.classList.toggle("is-winner", Boolean(won && !draw));
         var badge = card.querySelector(".dealer-badge");
-        if (badge && dealer) badge.hidden = dealer !== seat;
+        if (badge && dealer) badge.hidden = dealer.value !== seat;
       });
     });
   }
@@ -194,7 +177,6 @@
   function renderAll() {
     markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
-    revealMelds();
   }
 
   /* -- the keyboard's menus ------------------------------------------------------------------ */
@@ -204,14 +186,6 @@
   function cardOf(input) { return input.closest("[data-seat-card]"); }
 
   function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
-
-  /* A field's value, whether a menu or a row of seat buttons (radios: the checked one, or blank). */
-  function fieldValue(form, suffix) {
-    var field = formField(form, suffix);
-    if (!field || field.type !== "radio") return field ? field.value : "";
-    var on = form.querySelector('input[type="radio"][name="' + field.name + '"]:checked');
-    return on ? on.value : "";
-  }
 
   /* A select, radio or checkbox changed as if by hand: the preview, the counts and drafts follow. */
   function setField(el, value) {
@@ -281,28 +255,18 @@
 
   function showFrom(row, kind) {
     var own = cardOf(active).getAttribute("data-seat-card");
-    var from = keyboard.querySelector("[data-kb-from]");
-    var seats = keyboard.querySelector("[data-kb-from-seats]");
     var select = row.querySelector("select.meld-from");
-    seats.innerHTML = "";
-    if (kind !== "men") {
-      Array.prototype.forEach.call(select.options, function (option) {
-        if (!option.value || option.value === own) return;
-        var button = document.createElement("button");
-        button.type = "button";
-        button.className = "kb-btn";
-        button.setAttribute("data-kb-from-seat", option.value);
-        button.setAttribute("aria-pressed", String(option.value === select.value));
-        button.textContent = option.textContent;
-        seats.appendChild(button);
-      });
-    }
+    keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {  // a 闷豆 was nobody's discard
+      var seat = button.getAttribute("data-kb-from-seat");
+      button.hidden = kind === "men" || seat === own;
+      button.setAttribute("aria-pressed", String(seat === select.value));
+    });
     keyboard.querySelector("[data-kb-from-label]").hidden = kind === "men";
     var late = row.querySelector('input[name$="-late"]');
     keyboard.querySelector("[data-kb-late-wrap]").hidden = !(kind === "men" || kind === "zhuanwan");
     keyboard.querySelector("[data-kb-late]").checked = Boolean(late && late.checked);
     pendingRow = row;
-    from.hidden = false;
+    keyboard.querySelector("[data-kb-from]").hidden = false;
   }
 
   function chooseFrom(seat) {
@@ -346,20 +310,6 @@
     else if (!opening) removeChip(input, code);
   }
 
-  /* 第一张幺鸡: its unclaimed discarder's 打出的鸡 gets the 幺鸡 once, from the menu alone. */
-  function firstYaoji(form) {
-    var seat = fieldValue(form, "first_yaoji_seat");
-    var unclaimed = seat && !fieldValue(form, "first_yaoji_claimed_by");
-    var want = unclaimed ? formField(form, "seat" + seat + "-discards") : null;
-    if (yaojiAdded && yaojiAdded !== want) {  // claimed after all, or someone else's: take ours back
-      var back = parse(yaojiAdded.value) || [];
-      if (back.indexOf("1s") >= 0) { back.splice(back.indexOf("1s"), 1); setTiles(yaojiAdded, back); }
-      yaojiAdded = null;
-    }
-    var tiles = want && parse(want.value);
-    if (tiles && tiles.indexOf("1s") < 0) { setTiles(want, tiles.concat(["1s"])); yaojiAdded = want; }
-  }
-
   /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
    * fields' full names): each field as if set by hand. */
   function setFields(button) {
@@ -385,26 +335,6 @@
   function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame
     input.value = format(tiles);
     input.dispatchEvent(new Event("input", { bubbles: true }));
-  }
-
-  /* The live preview's answer, in one pass: each top-level piece replaces the element with its id,
-   * and only when it differs from what the page shows (most answers change one seat's standing);
-   * then the counts of the swapped seats catch up with taps made since the request left. htmx's
-   * own out-of-band swap of the same markup cost a redraw of the whole form per piece. */
-  function applyPreview(html) {
-    var holder = document.createElement("template");
-    holder.innerHTML = html;
-    Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
-      var old = fresh.id && document.getElementById(fresh.id);
-      if (!old) return;
-      fresh.removeAttribute("hx-swap-oob");
-      if (old.isEqualNode(fresh)) return;
-      old.replaceWith(fresh);
-      fresh.querySelectorAll("[data-count-for]").forEach(function (counter) {
-        var input = document.getElementById(counter.getAttribute("data-count-for"));
-        if (input) renderCount(input, parse(input.value));
-      });
-    });
   }
 
   /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
@@ -488,18 +418,6 @@
     var at = tiles.indexOf(code);
     if (at >= 0) tiles.splice(at, 1);
     setTiles(input, tiles);
-  }
-
-  /* Meld rows: show the filled ones and one empty one (all four show without this script). */
-  function revealMelds() {
-    document.querySelectorAll("[data-round-form] .meld-rows").forEach(function (rows) {
-      var emptyShown = false;
-      rows.querySelectorAll("[data-meld-row]").forEach(function (row) {
-        var used = Array.prototype.some.call(row.querySelectorAll("select, input.meld-tile"), function (s) { return s.value; });
-        row.hidden = !used && emptyShown;
-        if (!used) emptyShown = true;
-      });
-    });
   }
 
   /* A seat's new name shows at once wherever the seat is offered as a choice (seat options are
@@ -590,21 +508,21 @@
         return;
       }
       if (target.matches("[data-seat-name]")) rename(target);
-      if (/first_yaoji_(seat|claimed_by)$/.test(target.name || "")) firstYaoji(form);
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });
-    document.body.addEventListener("htmx:beforeSwap", function (event) {
+    // The server's answer (its own, or the draft poll's) is morphed in by htmx (hx-swap-oob="morph":
+    // only what changed is touched); its counts are as the request left, so they catch up with the
+    // taps made since, in the same task.
+    document.addEventListener("htmx:oobBeforeSwap", function (event) {  // most answers change one seat's standing
+      if (event.detail.target.isEqualNode(event.detail.fragment.firstElementChild)) event.detail.shouldSwap = false;
+    });
+    document.addEventListener("htmx:afterSwap", function (event) {
       var form = event.target.closest && event.target.closest("[data-round-form]");
-      if (!form || event.detail.isError) return;
-      event.detail.shouldSwap = false;
-      applyPreview(event.detail.serverResponse);
+      if (form) form.querySelectorAll("input.tile-notation").forEach(function (input) { renderCount(input, parse(input.value)); });
     });
     renderAll();
   }
-
-  // draft.js swaps the same pieces when the poll brings them (another phone's tiles or words).
-  window.zhuojiApplyPreview = applyPreview;
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

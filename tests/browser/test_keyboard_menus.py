@@ -32,6 +32,7 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
 
     meld(page, "pong", "5p")
     expect(page.locator(f"{KB} [data-kb-from]")).to_be_visible()
+    expect(page.locator(f"{KB} [data-kb-from-seat]:visible")).to_have_text(["南", "西", "北"])  # not his own
     screenshot(page, "whose-discard", full_page=False)
     page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
 
@@ -40,6 +41,8 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
     expect(page.locator("#id_seat0-melds-0-from_seat")).to_have_value("2")
     expect(page.locator('[data-count-for="id_seat0-concealed"]')).to_have_text("3/13")
     expect(page.locator("#id_seat0-concealed")).to_have_value("")  # the meld's tiles are not in the hand
+    rows = seat_card(page, 0).locator("[data-meld-row]")  # the filled row and one empty one show
+    assert [rows.nth(i).is_visible() for i in range(4)] == [True, True, False, False]
 
 
 @pytest.mark.browser
@@ -112,13 +115,9 @@ def test_a_full_hand_moves_the_keyboard_on_and_a_winners_chip_is_the_winning_til
 
 
 @pytest.mark.browser
-def test_the_first_yaoji_is_entered_once_and_hot_kong_offers_the_discarders_kongs(live_server, page):
+def test_hot_kong_offers_the_discarders_kongs(live_server, page):
+    # (An unclaimed first 幺鸡 goes into its discarder's 打出的鸡 on the server: tests/entry/test_forms.py.)
     page.goto(live_server.url + reverse("calculator:round_new"))
-    choice(page, "first_yaoji_seat", 3).tap()
-    expect(page.locator("#id_seat3-discards")).to_have_value("1s")
-    choice(page, "first_yaoji_claimed_by", 0).tap()  # claimed after all: not in his discards
-    expect(page.locator("#id_seat3-discards")).to_have_value("")
-
     open_hand(page, 2)
     meld(page, "dian", "6p")
     page.locator(f'{KB} [data-kb-from-seat="1"]').tap()

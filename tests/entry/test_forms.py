@@ -216,9 +216,32 @@ def test_a_win_needs_a_winner_a_tile_and_a_discarder():
 
 
 def test_first_yaoji_problems_go_to_the_chickens():
-    entry = broken("E1", lambda r: r["seats"][3].update(discards=""))
+    entry = broken("E1", lambda r: r.update(first_yaoji={"seat": 3, "claimed_by": 1}))  # 南 holds no 幺鸡 from 北
 
-    assert entry.slots_round["chickens"].messages == ["北：第一张幺鸡没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
+    assert entry.slots_round["chickens"].messages == ["南：碰杠第一张幺鸡的一家，要有从打出者那里碰或杠来的幺鸡。"]
+
+
+@pytest.mark.parametrize("typed", ["", "1s", "9m"])
+def test_an_unclaimed_first_yaoji_is_in_its_discarders_discards_once_whether_typed_or_not(typed):
+    record = load_example("E1")  # 北 discarded the first 幺鸡, nobody claimed it; his 打出的鸡 are "1s"
+    record["seats"][3]["discards"] = typed
+
+    entry = entry_for(record)
+
+    assert entry.is_valid(), [slot.messages for slot in entry.slots]
+    assert entry.record["seats"][3]["discards"] == ("9m1s" if typed == "9m" else "1s")
+    if typed != "9m":
+        assert entry.settlement.net == expected("E1")["net"]
+
+
+def test_a_claimed_first_yaoji_is_no_discard():
+    record = load_example("E3")  # 西's first 幺鸡, 东 took it with a pong
+
+    entry = entry_for(record)
+
+    assert entry.is_valid()
+    assert [seat["discards"] for seat in entry.record["seats"]] == ["", "", "", ""]
+    assert entry.settlement.net == expected("E3")["net"]
 
 
 def test_first_wu_gu_ji_problems_go_to_the_chickens():

@@ -35,7 +35,7 @@ def pressed(html: str, name: str) -> bool:
 def test_hot_kong_offers_the_discarders_own_kongs_in_one_tap(client):
     record = load_example("E3")  # 北 点炮 with his 闷豆 of 5筒
     html = preview(client, record, hot_kong="")
-    assert re.search(r'id="entry-ending-shortcuts"[^>]*hx-swap-oob="true"', html)
+    assert re.search(r'id="entry-ending-shortcuts"[^>]*hx-swap-oob="morph"', html)
     assert shortcuts(html) == {"hot_kong-": {"hot_kong": ""}, "hot_kong-5p": {"hot_kong": "5p"}}
     assert pressed(html, "hot_kong-") and not pressed(html, "hot_kong-5p")
     chosen = preview(client, record)  # hot_kong 5p as recorded

@@ -155,7 +155,7 @@ def test_htmx_preview_returns_only_the_out_of_band_partials(client):
     assert [t.name for t in response.templates][0] == "calculator/partials/_entry_preview.html"
     for dom_id in ("entry-seat0-preview", "entry-seat3-preview", "entry-outcome-problems", "entry-net-bar",
                    "entry-settlement-preview"):
-        assert re.search(rf'id="{dom_id}"[^>]*hx-swap-oob="true"', html), dom_id
+        assert re.search(rf'id="{dom_id}"[^>]*hx-swap-oob="morph"', html), dom_id
     assert re.findall(r"<b data-net>([^<]+)</b>", html) == ["+15", "−2", "−7", "−6"]
     assert "14/14" in html and "胡了" in html
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from ..forms import option_value
 from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, RoundForm, SeatForm, clean_notation
 from ..scoring import PRESETS, SEAT_NAMES, YAOJI, RuleSet, TileSyntaxError, format_tiles, parse_tiles
+from ..scoring.tiles import WU_GU_JI
 
 # RULES §3's own switch, written off as well as on; the project's additions (没叫, 开局跟, and any
 # new record switch) only when on, so records from before them read, and digest, as they did.
@@ -153,7 +154,8 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
     plays_xing_qi = rules.xing_qi_ji if rules is not None else options.get("xing_qi_ji", PRESETS[preset].xing_qi_ji)
     outcome = _outcome_record(data)
     _robbed_kong_as_pong(seats, outcome)
-    _first_yaoji_discarded(seats, data["first_yaoji_seat"], data["first_yaoji_claimed_by"])
+    for first, tile in (("first_yaoji", YAOJI), ("first_wu_gu_ji", WU_GU_JI)):  # R22, R70
+        _first_discarded(seats, tile, data.get(f"{first}_seat"), data.get(f"{first}_claimed_by"))
     return {
         "preset": preset,
         "options": options,
@@ -211,15 +213,15 @@ def _robbed_kong_as_pong(seats: list[dict], outcome: dict) -> None:
             pongs.add(meld["tile"])
 
 
-def _first_yaoji_discarded(seats: list[dict], seat: int | None, claimed_by: int | None) -> None:
-    """The first 幺鸡 nobody claimed lies in its discarder's 打出的鸡 (RULES §3 `first_yaoji`): the
-    第一张幺鸡 row already says so, so the table need not type it there again (typed, it is not
-    doubled)."""
+def _first_discarded(seats: list[dict], tile, seat: int | None, claimed_by: int | None) -> None:
+    """The first 幺鸡 (or, for 冲锋乌骨鸡, the first 8筒) nobody claimed lies in its discarder's
+    打出的鸡 (RULES §3 `first_yaoji`, `first_wu_gu_ji`): the 第一张幺鸡 row already says so, so the
+    table need not type it there again (typed, it is not doubled)."""
     if seat is None or claimed_by is not None or not 0 <= seat < len(seats):
         return
     try:
         discards = parse_tiles(seats[seat]["discards"])
     except TileSyntaxError:
         return  # not notation: that is the discards' own problem, said there
-    if YAOJI not in discards:
-        seats[seat]["discards"] = format_tiles([*discards, YAOJI])
+    if tile not in discards:
+        seats[seat]["discards"] = format_tiles([*discards, tile])

@@ -244,11 +244,14 @@ def test_a_claimed_first_yaoji_is_no_discard():
     assert entry.settlement.net == expected("E3")["net"]
 
 
-def test_first_wu_gu_ji_problems_go_to_the_chickens():
-    # R70: the first 8筒, said unclaimed, missing from its discarder's discards; and a claimer
-    # chosen without a discarder.
-    entry = broken("E1", lambda r: r.update(first_wu_gu_ji={"seat": 1, "claimed_by": None}))
-    assert entry.slots_round["chickens"].messages == ["南：第一张 8筒 没人碰杠，那它要加在打出的那家的“打出的鸡”里。"]
+def test_an_unclaimed_first_8_dot_is_in_its_discarders_discards_and_a_claimer_needs_a_discarder():
+    # R70: the first 8筒 said unclaimed lies in its discarder's 打出的鸡 without being typed there
+    # (as the first 幺鸡 does); a claimer chosen without a discarder is the chickens' problem.
+    record = load_example("E1")
+    record["first_wu_gu_ji"] = {"seat": 1, "claimed_by": None}
+    entry = entry_for(record)
+    assert entry.is_valid(), [slot.messages for slot in entry.slots]
+    assert entry.record["seats"][1]["discards"] == "6m8p"  # E1 has his 6万 there; the 8筒 joins it
     data = record_to_post_data(load_example("E1"))
     data["first_wu_gu_ji_claimed_by"] = "2"
     entry = RoundEntry(as_query(data))

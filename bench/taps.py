@@ -93,8 +93,11 @@ def _hands(name: str) -> list[list[str]]:
     return [[str(t) for t in parse_tiles(seat.get("concealed", ""))] for seat in load_example(name)["seats"]]
 
 
-def _enter(page, rng: random.Random, names) -> None:
+def _enter(page, rng: random.Random, names) -> list[dict]:
+    """Each example typed on a fresh /round/; the page's log of each (a page load starts a new one)."""
+    logs = []
     for name in names:
+        page.evaluate("localStorage.clear()")  # or /round/ brings back the example typed before (draft.js)
         page.goto(page.url.split("?")[0] + ("?players=3" if len(_hands(name)) == 3 else ""))
         page.wait_for_load_state("networkidle")
         for seat, tiles in enumerate(_hands(name)):
@@ -110,20 +113,25 @@ def _enter(page, rng: random.Random, names) -> None:
             page.wait_for_timeout(SETTLE_MS)
             page.tap("[data-kb-done]")
         page.wait_for_timeout(SETTLE_MS)
+        logs.append(page.evaluate("window.__bench"))
+    return logs
 
 
-def _summary(log: dict) -> dict:
-    answers = sorted(log["answers"], key=lambda a: a["painted"])
-    standing, missing = [], 0
-    for tap in log["taps"]:
-        if "state" not in tap:
-            continue
-        done = next((a for a in answers if a["state"] >= tap["state"] and a["start"] > tap["t"]), None)
-        if done is None:
-            missing += 1
-            continue
-        standing.append(done["painted"] - tap["t"])
-    chips = [tap["chip"] for tap in log["taps"] if "chip" in tap]
+def _summary(logs: list[dict]) -> dict:
+    """Every example's taps and answers together (each matched within its own page's clock)."""
+    standing, chips, answers, missing = [], [], [], 0
+    for log in logs:
+        page_answers = sorted(log["answers"], key=lambda a: a["painted"])
+        for tap in log["taps"]:
+            if "state" not in tap:
+                continue
+            done = next((a for a in page_answers if a["state"] >= tap["state"] and a["start"] > tap["t"]), None)
+            if done is None:
+                missing += 1
+                continue
+            standing.append(done["painted"] - tap["t"])
+        chips += [tap["chip"] for tap in log["taps"] if "chip" in tap]
+        answers += page_answers
     costs = [a["cost"] for a in answers]
 
     def stats(values):
@@ -131,8 +139,9 @@ def _summary(log: dict) -> dict:
                 "max": round(max(values), 1), "n": len(values)} if values else {}
 
     return {"standing_ms": stats(standing), "chip_ms": stats(chips), "answer_cost_ms": stats(costs),
-            "answer_bytes": stats([a["bytes"] for a in answers]), "taps": len(log["taps"]),
-            "requests": log["sent"], "aborted": log["aborted"], "taps_never_answered": missing}
+            "answer_bytes": stats([a["bytes"] for a in answers]), "taps": sum(len(log["taps"]) for log in logs),
+            "requests": sum(log["sent"] for log in logs), "aborted": sum(log["aborted"] for log in logs),
+            "taps_never_answered": missing}
 
 
 def _measure(browser, base: str, names, throttled: bool, seed: int) -> dict:
@@ -147,10 +156,9 @@ def _measure(browser, base: str, names, throttled: bool, seed: int) -> dict:
         cdp.send("Network.emulateNetworkConditions", THROTTLED["network"])
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLED["cpu"]})
     page.goto(base + "/round/")
-    _enter(page, random.Random(seed), names)
-    log = page.evaluate("window.__bench")
+    logs = _enter(page, random.Random(seed), names)
     context.close()
-    return _summary(log)
+    return _summary(logs)
 
 
 def run(quick: bool) -> dict:

@@ -86,7 +86,7 @@ class RoundEntry:
         self.fixed_fields = RoundForm.fixed_fields(fixed_rules=rules is not None, fixed_stake=stake is not None)
         self.round_form = RoundForm(self.data, prefix=prefix, initial=round_initial(initial, dealer),
                                     names=self.names, fixed_rules=rules is not None,
-                                    fixed_stake=stake is not None)
+                                    fixed_stake=stake is not None, rules=rules)
         self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i])
                       for i in range(self.players)]
         self.slots_round = {area: Slot(f"{self.dom_prefix}-{area}-problems")
@@ -155,7 +155,7 @@ class RoundEntry:
             form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index),
                           fixed_name=self.fixed_names is not None),
             melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial(seat) or None,
-                              form_kwargs={"names": self.names}),
+                              form_kwargs={"names": self.names, "seat": index}),
             hand_slot=Slot(f"{self.dom_prefix}-seat{index}-hand-problems"),
             meld_slot=Slot(f"{self.dom_prefix}-seat{index}-melds-problems"),
             extra_slot=Slot(f"{self.dom_prefix}-seat{index}-extra-problems"),

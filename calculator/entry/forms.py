@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from ..forms import option_fields
 from ..presentation.options import OPTIONS
 from ..presentation.words import PRESET_TITLES, DECLARED_CHOICES, MELD_CHOICES, RESULT_CHOICES, TILE_CHOICES
-from ..scoring import TileSyntaxError, format_tiles, parse_tile, parse_tiles
+from ..scoring import RuleSet, TileSyntaxError, format_tiles, parse_tile, parse_tiles
 
 MAX_MELDS = 4
 # Typed notation may use the tiles' own names: 5万 = 五万 = 5m, 3筒/饼 = 3p, 7条/索 = 7s
@@ -31,13 +31,15 @@ def _switch(label, hint="") -> forms.BooleanField:
                               widget=forms.CheckboxInput(attrs={"class": "form-check-input", "role": "switch"}))
 
 
-def _record_switch(label, hint="") -> forms.BooleanField:
+def _record_switch(label, hint="", *, played_by: str | None = None) -> forms.BooleanField:
     """A yes/no fact the round record keeps under the field's own name (RULES §3): a seat's key
     on a `SeatForm`, the round's top-level key on a `RoundForm`. Declaring it is the whole of
     the Django side: `entry.record` copies it both ways, the card draws it (`card_switches`),
-    a problem with its name shows beside it, a correction names it in the history by `label`."""
+    a problem with its name shows beside it, a correction names it in the history by `label`.
+    `played_by`: the rule option that pays for it; an evening whose rules leave that option off
+    is not asked (a switch that could change nothing only puzzles the table)."""
     field = _switch(label, hint)
-    field.record_switch = True
+    field.record_switch, field.played_by = True, played_by
     return field
 
 
@@ -159,7 +161,7 @@ class RoundForm(SwitchesMixin, forms.Form):
     robbed = _switch(_("抢杠（胡的是点炮家补杠的牌）"))
     after_kong = _switch(_("杠上开花"))
     first_draw = _switch(_("天胡/地胡"))  # R62
-    kai_ju_gen = _record_switch(_("开局跟"), _("其余每家的第一张都跟庄家的第一张一样"))  # R63
+    kai_ju_gen = _record_switch(_("开局跟"), _("其余每家的第一张都跟庄家的第一张一样"), played_by="gen_zhuang")  # R63
     passed_before = _switch(_("过水（胡牌的人漏胡过，包牌）"))
     turned = _tile_field(_("翻牌"), _("没有翻牌"))
     first_yaoji_seat = forms.TypedChoiceField(label=_("第一张幺鸡谁打的"), coerce=int, empty_value=None,
@@ -178,10 +180,16 @@ class RoundForm(SwitchesMixin, forms.Form):
                    "first_yaoji_seat": _("没人"), "first_yaoji_claimed_by": _("没人"),
                    "first_wu_gu_ji_seat": _("没人"), "first_wu_gu_ji_claimed_by": _("没人")}
 
-    def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool, **kwargs):
+    def __init__(self, *args, names: list[str], fixed_rules: bool, fixed_stake: bool,
+                 rules: RuleSet | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         for name in self.fixed_fields(fixed_rules=fixed_rules, fixed_stake=fixed_stake):
             del self.fields[name]
+        for name in self.record_switches:  # `rules`: an evening's, which may leave a switch moot
+            played_by = self.fields[name].played_by
+            held = self.initial.get(name) or self.add_prefix(name) in self.data  # a stored round's stays
+            if rules is not None and played_by and not getattr(rules, played_by) and not held:
+                del self.fields[name]
         _offer_seats(self, names)
 
     @staticmethod
@@ -237,10 +245,13 @@ class MeldForm(forms.Form):
 
     seat_fields = {"from_seat": _("谁打的")}
 
-    def __init__(self, *args, names: list[str], row: int | None = None, **kwargs):
+    def __init__(self, *args, names: list[str], seat: int | None = None, row: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.row = row  # its place among the seat's rows, from 0 (None for the formset's empty form)
         _offer_seats(self, names)
+        if seat is not None:  # a meld is never taken from its own seat's discard: not offered (the
+            # widget's list only: posted anyway, the record's check says why it cannot be)
+            self.fields["from_seat"].widget.choices = [c for c in self.fields["from_seat"].choices if c[0] != seat]
 
 
 class BaseMeldFormSet(forms.BaseFormSet):

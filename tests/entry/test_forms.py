@@ -187,6 +187,16 @@ def test_a_problem_with_one_meld_names_its_row():
     assert entry.seats[2].meld_slot.messages == ["第 1 个副露：碰不能碰杠自己打出的牌。"]
 
 
+def test_a_meld_row_offers_the_other_seats_only():
+    # 谁打的: never the meld's own seat (the keyboard hides it too); posted anyway, the record's
+    # check names the row (above).
+    entry = RoundEntry()
+    for seat in entry.seats:
+        offered = [value for value, _name in seat.melds.forms[0]["from_seat"].field.widget.choices]
+        assert seat.index not in offered and set(offered) == {"", *range(4)} - {seat.index}
+        assert f'<option value="{seat.index}"' not in str(seat.melds.forms[0]["from_seat"])
+
+
 def test_half_filled_meld_rows_are_the_forms_own_problem():
     data = record_to_post_data(load_example("E1"))
     data["seat1-melds-0-kind"] = "pong"

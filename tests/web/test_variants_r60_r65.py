@@ -51,6 +51,15 @@ def test_kai_ju_gen_and_tian_hu_from_the_round_form(client, evening):
     assert "天胡 33" in preview and "开局跟 4" in preview
 
 
+def test_kai_ju_gen_is_asked_only_where_the_evening_plays_it(client, evening):
+    asked = client.get(url("evening_round_new", evening)).content.decode()
+    assert 'name="kai_ju_gen"' in asked
+    client.post(reverse("calculator:evening_new"), evening_post())  # 贵阳 as it is: no 开局跟 (R63 off)
+    plain = Evening.objects.exclude(pk=evening.pk).get()
+    page = client.get(url("evening_round_new", plain)).content.decode()
+    assert 'name="kai_ju_gen"' not in page and "开局跟" not in page  # a switch that could pay nothing
+
+
 def test_the_rules_page_says_them_in_chinese_and_english(client, evening):
     rules = client.get(url("evening_rules", evening)).content.decode()
     assert 'id="R60"' in rules and 'id="R65"' in rules and "单钓" in rules

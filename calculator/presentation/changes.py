@@ -54,7 +54,8 @@ def _label(form_class, switch: str) -> str:
 
 
 def _yes(value: Any) -> str:
-    return _("是") if value else ""
+    """A switch read as the table says it: 是 or 否 (a switch absent from a record is off)."""
+    return _("是") if value else _("否")
 
 
 def _name(names: list[str], seat: int | None) -> str:

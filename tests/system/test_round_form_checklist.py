@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import translation
+from django.utils.translation import gettext
 
 from calculator.entry import RoundEntry
 from calculator.entry.forms import MeldForm, RoundForm, SeatForm
@@ -112,6 +113,8 @@ def test_a_correction_that_flips_a_record_switch_says_it_by_its_label(where, swi
         lines = record_changes(*_flipped(where, switch), NAMES)
         assert len(lines) == 1 and label in lines[0], (switch, lines)
         assert (NAMES[1] in lines[0]) == (where == "seat")
+        yes, no = gettext("是"), gettext("否")
+        assert lines[0].endswith((f"{no} → {yes}", f"{yes} → {no}")), lines  # 否 → 是, not 无 → 是
 
 
 SEAT_FIELDS = [name for name in SeatForm.base_fields if name != "concealed"]  # the hand's own slot

@@ -411,7 +411,7 @@ def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_pres
     client.post(url("evening_round_draft_confirm", evening), typed("E1", form, verdict="confirmed", confirm_seat="3"))
     words = selectors.evening_draft(evening=evening).confirmations
     assert set(words) == {"3"} and words["3"]["proxy"] is True
-    assert "张哥 的确认由 另一部手机 代按" in client.get(url("evening_round_new", evening)).content.decode()
+    assert "张哥 的确认由 一部没说是谁的手机 代按" in client.get(url("evening_round_new", evening)).content.decode()  # said on that phone too: "another phone" read as someone else
 
 
 # -- corrections together (issue 19, point 2) -----------------------------------------------------

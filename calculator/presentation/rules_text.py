@@ -269,6 +269,12 @@ def rule_words(rules: RuleSet) -> dict[str, str]:
     }
 
 
+def _points_set(n: int) -> str:
+    """A house rule's number in its text: n 番, or, where these rules leave it at 0 (off), the
+    number a table sets when it plays it (not "多 0 番", which reads as a rule worth nothing)."""
+    return _points(n) if n else _("定好的番数")
+
+
 def _in_use(on: bool, how: str = "") -> str:
     return (_(IN_USE) + how) if on else _(NOT_IN_USE)
 
@@ -290,14 +296,14 @@ def variant_words(r: RuleSet) -> dict[str, str]:
                                   if r.chicken_flow == "to_ready_chong_feng_all" else ""),
         "v_cap": _in_use(bool(r.cap), _("封顶 {points}。").format(points=_points(r.cap))),
         "v_dealer": _in_use(bool(r.dealer_bonus or r.dealer_streak_bonus)),
-        "dealer_bonus": _points(r.dealer_bonus), "dealer_streak_bonus": _points(r.dealer_streak_bonus),
+        "dealer_bonus": _points_set(r.dealer_bonus), "dealer_streak_bonus": _points_set(r.dealer_streak_bonus),
         "v_dan_diao": _in_use(bool(r.dan_diao or r.qing_dan_diao)),
         "dan_diao": _points(r.dan_diao) if r.dan_diao else _("不算，按大对子"),
         "qing_dan_diao": _points(r.qing_dan_diao) if r.qing_dan_diao else _("不算，按清大对"),
-        "duo_long": _points(r.duo_long),
+        "duo_long": _points_set(r.duo_long),
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
-        "gen_zhuang": _points(r.gen_zhuang),
-        "tian_hu": _points(r.tian_hu), "di_hu": _points(r.di_hu), "tian_di_bonus": _points(r.tian_di_bonus),
+        "gen_zhuang": _points_set(r.gen_zhuang),
+        "tian_hu": _points_set(r.tian_hu), "di_hu": _points_set(r.di_hu), "tian_di_bonus": _points_set(r.tian_di_bonus),
         **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),
             ("qing_shuang_long", "qing_long_qi_dui", 1), ("qing_san_long", "qing_long_qi_dui", 2))},

@@ -104,3 +104,16 @@ def test_the_rules_page_states_the_rules_it_is_given():
     assert page.changed == "在贵阳规则上改了：自摸"
     assert not any(current for _key, _name, current in page.presets)  # not the plain 贵阳 page
     assert [current for _key, _name, current in rules_page(PRESETS["anshun"]).presets] == [False, True, False]
+
+
+def test_a_house_rule_left_off_does_not_quote_its_numbers_as_zero():
+    # 多 0 番 read as a rule worth nothing; off, the text names the number a table sets, and says
+    # it is not played. Played, its own number is there.
+    def text(rules, number):
+        return next(r.text for s in rules_page(rules).sections for r in s.rules if r.number == number)
+
+    for number in ("R59", "R62", "R63"):
+        off = text(PRESETS["guiyang"], number)
+        assert "0 番" not in off and "定好的番数" in off and "本规则不用这一条" in off, off
+    played, problems = rules_for("guiyang", {"gen_zhuang": 4})
+    assert not problems and "庄家付其余每家 4 番" in text(played, "R63")

@@ -391,11 +391,10 @@ class RoundEntry:
             won = self._value("result") in ("discard", "self_draw")
             winners = {str(w) for w in (self._value("winners") or [])}
             undecided = self._value("result") != "draw" and not winners
-            dealer = str(self._value("dealer"))
             for seat in self.seats:
                 seat.preview = seat_preview(
                     seat, dom_id=f"{self.dom_prefix}-seat{seat.index}-preview", rules=self.rules,
-                    is_winner=won and str(seat.index) in winners, is_dealer=dealer == str(seat.index),
+                    is_winner=won and str(seat.index) in winners,
                     win_tile=str(self._value("win_tile") or ""), undecided=undecided,
                     live=self.live, lenient=self.live or self.draft)
         return [seat.preview for seat in self.seats]

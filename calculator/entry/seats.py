@@ -87,8 +87,6 @@ class SeatPreview:
     expected: int
     standing: Standing
     problems: list[str]  # the hand's own problems, shown under it
-    is_dealer: bool
-    is_winner: bool
     has_problems: bool  # anywhere on this seat's card
     mei_jiao: bool = False  # 没叫（没亮牌）: no concealed tiles to count
     win_tile: str = ""  # a winner's 胡的那张 ("4s"), said under his hand: a tap on a chip sets it (issue 19)
@@ -104,7 +102,7 @@ class SeatPreview:
         return self.mei_jiao or self.tiles == self.expected
 
 
-def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool, is_dealer: bool,
+def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: bool,
                  live: bool, lenient: bool | None = None, win_tile: str = "", undecided: bool = False) -> SeatPreview:
     """The preview of `seat` as its forms stand.
 
@@ -140,7 +138,6 @@ def seat_preview(seat: SeatEntry, *, dom_id: str, rules: RuleSet, is_winner: boo
         chips=[] if live else tile_chips(concealed or []),  # live, the page draws them itself (tiles.js)
         discard_chips=[] if live else tile_chips(discards), tiles=tiles,
         expected=14 if is_winner or maybe_won else 13, standing=standing, problems=problems,
-        is_dealer=is_dealer, is_winner=is_winner,
         has_problems=bool(problems or seat.meld_slot.messages or seat.extra_slot.messages),
         mei_jiao=mei_jiao, win_tile=win_tile if is_winner else "",
     )

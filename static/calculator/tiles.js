@@ -69,25 +69,27 @@
 
   function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }
 
-  /* For a hand: tiles counted as R5 does (a kong stands for three) and what it should come to. */
-  function countOf(input, tiles) {
-    var card = input.closest("[data-seat-card]");
-    var form = input.closest("form");
-    var melds = card.querySelectorAll("select.meld-kind");
-    var meldCount = Array.prototype.filter.call(melds, function (s) { return s.value; }).length;
-    var seat = card.getAttribute("data-seat-card");
-    var draw = form.querySelector('input[value="draw"]:checked');
-    var winner = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
-    var have = tiles.length + 3 * meldCount, undecided = !draw && !form.querySelector(".winner-switch input:checked");
-    return { have: have, want: !draw && (winner || (undecided && have === 14)) ? 14 : 13 };  // 14, nobody won yet: likely his
+  /* 荒庄 chosen, and whether the page knows yet how the round ended (荒庄, or who won). */
+  function isDraw(form) { return Boolean(form.querySelector('input[value="draw"]:checked')); }
+
+  function endingKnown(form) { return isDraw(form) || Boolean(form.querySelector(".winner-switch input:checked")); }
+
+  function wins(card) {
+    var form = card.closest("form"), seat = card.getAttribute("data-seat-card");
+    return !isDraw(form) && Boolean(form.querySelector('.winner-switch input[value="' + seat + '"]:checked'));
   }
 
-  /* How many tiles a hand may come to: its count once the page knows who won (or that nobody
-   * did), else 14, the most any hand holds. */
-  function limitOf(input, count) {
-    var form = input.closest("form");
-    var known = form.querySelector('input[value="draw"]:checked') || form.querySelector(".winner-switch input:checked");
-    return known ? count.want : 14;
+  /* 没叫（没亮牌）: the seat shows no hand, nothing to count or type but its melds. */
+  function hidesHand(card) { return Boolean(card.querySelector(".mei-jiao-switch input:checked")); }
+
+  /* For a hand: tiles counted as R5 does (a kong stands for three), what it should come to, and
+   * the most it may come to: its count once the page knows who won (or that nobody did), else 14. */
+  function countOf(input, tiles) {
+    var card = cardOf(input), known = endingKnown(input.closest("form"));
+    var melds = Array.prototype.filter.call(card.querySelectorAll("select.meld-kind"), function (s) { return s.value; });
+    var have = tiles.length + 3 * melds.length;
+    var want = wins(card) || (!known && have === 14) ? 14 : 13;  // 14, nobody won yet: likely his
+    return { have: have, want: want, limit: known ? want : 14 };
   }
 
   /* The tiles 顺 / 刻 / a plain key types from `code`; null where a run would leave the suit. */
@@ -110,9 +112,7 @@
   function renderCount(input, tiles) {
     var counter = document.querySelector('[data-count-for="' + input.id + '"]');
     if (!counter || tiles === null) return null;
-    var card = input.closest("[data-seat-card]");
-    var hidden = card && card.querySelector(".mei-jiao-switch input:checked");
-    if (hidden) return null;  // 没叫（没亮牌）: no hand to count, the server says "—"
+    if (hidesHand(cardOf(input))) return null;  // no hand to count: the server says "—"
     var count = countOf(input, tiles);
     var text = count.have + "/" + count.want;
     if (counter.textContent !== text) counter.textContent = text;
@@ -121,7 +121,7 @@
     return text;
   }
 
-  /* Redraw an input's chips, its count and (when it is the keyboard's) the keyboard's state. */
+  /* Redraw an input's chips, its count and (when it is the keyboard's) the keyboard. */
   function render(input) {
     var tiles = parse(input.value);
     var box = boxOf(input);
@@ -133,49 +133,36 @@
     box.classList.toggle("is-empty", tiles.length === 0);
     box.classList.toggle("is-active", input === active);
     var text = renderCount(input, tiles);
-    if (input === active) {
-      keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
-      var ask = asksWinner(input, tiles), melds = keyboard.querySelector("[data-kb-melds]"), asked = keyboard.querySelector("[data-kb-winner]");
-      if (ask && !melds.hidden) asked.style.minHeight = melds.offsetHeight + "px";  // 谁胡了 takes the meld keys' place: no key moves
-      asked.hidden = !ask;
-      melds.hidden = !isHand(input) || ask;
-      var roomy = isHand(input) && !input.closest("[data-seat-card]").querySelector(".mei-jiao-switch input:checked") &&
-        limitOf(input, countOf(input, tiles)) - countOf(input, tiles).have >= 3;
-      if (!roomy && groupKind) setGroup(null);
-      groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
-      var meldsOnly = isHand(input) && cardOf(input).querySelector(".mei-jiao-switch input:checked") && !meldKind;  // 没叫: a tile only after 碰 / 豆
-      keys.forEach(function (key) {
-        var off = meldsOnly || !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));
-        if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
-      });
-    }
+    if (input === active) renderKeys(input, tiles, text);
+  }
+
+  /* The keyboard for its input as it stands: the count, 谁胡了 or the meld keys, the keys that may type. */
+  function renderKeys(input, tiles, text) {
+    keyboard.querySelector("[data-kb-count]").textContent = text || String(tiles.length);
+    var ask = asksWinner(input, tiles), melds = keyboard.querySelector("[data-kb-melds]"), asked = keyboard.querySelector("[data-kb-winner]");
+    if (ask && !melds.hidden) asked.style.minHeight = melds.offsetHeight + "px";  // 谁胡了 takes the meld keys' place: no key moves
+    asked.hidden = !ask;
+    melds.hidden = !isHand(input) || ask;
+    var meiJiao = isHand(input) && hidesHand(cardOf(input)), count = isHand(input) && countOf(input, tiles);
+    var roomy = isHand(input) && !meiJiao && count.limit - count.have >= 3;
+    if (!roomy && groupKind) setGroup(null);
+    groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
+    keys.forEach(function (key) {
+      var off = (meiJiao && !meldKind) || !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));  // 没叫: a tile only after 碰 / 豆
+      if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
+    });
   }
 
   /* This phone's own hand complete at 13 while nobody is said to have won (nor 荒庄): the keyboard
    * asks who did, and goes on to 胡的哪张 (a 14th tile still types: the winner's own hand). */
   function asksWinner(input, tiles) {
-    var card = isHand(input) && cardOf(input), form = input.closest("form");
-    return Boolean(card && card.classList.contains("is-mine") && !card.querySelector(".mei-jiao-switch input:checked") &&
-      !form.querySelector('input[value="draw"]:checked, .winner-switch input:checked') && countOf(input, tiles).have === 13);
+    var card = isHand(input) && cardOf(input);
+    return Boolean(card && card.classList.contains("is-mine") && !hidesHand(card) && !endingKnown(card.closest("form")) &&
+      countOf(input, tiles).have === 13);
   }
 
-  /* Who won and who deals, on each seat's card header. */
-  function markSeats() {
-    document.querySelectorAll("[data-round-form]").forEach(function (form) {
-      var draw = form.querySelector('input[value="draw"]:checked');
-      var dealer = form.querySelector('input[name$="dealer"]:checked');  // a row of seat buttons
-      form.querySelectorAll("[data-seat-card]").forEach(function (card) {
-        var seat = card.getAttribute("data-seat-card");
-        var won = form.querySelector('.winner-switch input[value="' + seat + '"]:checked');
-        card.classList.toggle("is-winner", Boolean(won && !draw));
-        var badge = card.querySelector(".dealer-badge");
-        if (badge && dealer) badge.hidden = dealer.value !== seat;
-      });
-    });
-  }
-
+  /* Who won and who deals show on the seats' headers by CSS (app.css), from the form's own buttons. */
   function renderAll() {
-    markSeats();
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
   }
 
@@ -198,20 +185,24 @@
   function winTileOf(input) {
     if (!isHand(input)) return null;
     var card = cardOf(input);
-    if (!card || !card.classList.contains("is-winner")) return null;
+    if (!card || !wins(card)) return null;
     var select = formField(input.closest("form"), "win_tile");
     return select && select.value;
+  }
+
+  /* Of the keyboard's toggles `[attr]`, the one whose value is `value` reads as pressed (none: null). */
+  function pressOnly(attr, value) {
+    keyboard.querySelectorAll("[" + attr + "]").forEach(function (key) {
+      key.setAttribute("aria-pressed", String(key.getAttribute(attr) === value));
+    });
   }
 
   /* 顺 / 刻 waiting for a tile (null: neither); the tile keys follow at the next render. */
   function setGroup(kind) {
     groupKind = kind;
-    var hint = keyboard.querySelector("[data-kb-hint]");
-    groupKeys.forEach(function (key) {
-      var on = key.getAttribute("data-kb-group") === kind;
-      key.setAttribute("aria-pressed", String(on));
-      if (on) hint.textContent = key.getAttribute("data-hint");
-    });
+    pressOnly("data-kb-group", kind);
+    var hint = keyboard.querySelector("[data-kb-hint]"), key = kind && keyboard.querySelector('[data-kb-group="' + kind + '"]');
+    if (key) hint.textContent = key.getAttribute("data-hint");
     hint.hidden = !kind;  // what the armed key will do, in words: its letter alone does not say
   }
 
@@ -226,9 +217,7 @@
     meldKind = meldKind === kind ? null : kind;
     if (meldKind && groupKind) setGroup(null);
     if (active) render(active);  // the keys a meld may take
-    keyboard.querySelectorAll("[data-kb-meld]").forEach(function (key) {
-      key.setAttribute("aria-pressed", String(key.getAttribute("data-kb-meld") === meldKind));
-    });
+    pressOnly("data-kb-meld", meldKind);
   }
 
   function hideFrom() {
@@ -255,12 +244,10 @@
 
   function showFrom(row, kind) {
     var own = cardOf(active).getAttribute("data-seat-card");
-    var select = row.querySelector("select.meld-from");
     keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {  // a 闷豆 was nobody's discard
-      var seat = button.getAttribute("data-kb-from-seat");
-      button.hidden = kind === "men" || seat === own;
-      button.setAttribute("aria-pressed", String(seat === select.value));
+      button.hidden = kind === "men" || button.getAttribute("data-kb-from-seat") === own;
     });
+    pressOnly("data-kb-from-seat", row.querySelector("select.meld-from").value);
     keyboard.querySelector("[data-kb-from-label]").hidden = kind === "men";
     var late = row.querySelector('input[name$="-late"]');
     keyboard.querySelector("[data-kb-late-wrap]").hidden = !(kind === "men" || kind === "zhuanwan");
@@ -272,10 +259,7 @@
   function chooseFrom(seat) {
     if (!pendingRow) return;
     setField(pendingRow.querySelector("select.meld-from"), seat);
-    // A 转弯豆 keeps the row open for its 憨包 toggle: show which seat was tapped.
-    keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {
-      button.setAttribute("aria-pressed", String(button.getAttribute("data-kb-from-seat") === seat));
-    });
+    pressOnly("data-kb-from-seat", seat);  // a 转弯豆 keeps the row open for its 憨包 toggle: which seat was tapped
     var kind = pendingRow.querySelector("select.meld-kind").value;
     if (kind !== "zhuanwan") { hideFrom(); maybeAdvance(); }
   }
@@ -284,10 +268,9 @@
    * Until the page knows who won (or that nobody did), only 14 tiles are surely a full hand. */
   function maybeAdvance() {
     if (!active || !isHand(active) || pendingRow) return;
-    var tiles = parse(active.value) || [];
-    var count = countOf(active, tiles);
+    var count = countOf(active, parse(active.value) || []);
     var form = active.closest("form");
-    if (count.have < limitOf(active, count)) return;
+    if (count.have < count.limit) return;
     // A phone that said who it is (draft.js marks its card) is done with its own hand: the
     // other hands are the other phones' to type.
     if (cardOf(active).classList.contains("is-mine")) { close(); return; }
@@ -295,7 +278,7 @@
     var at = cards.indexOf(cardOf(active));
     for (var i = 1; i < cards.length; i++) {
       var card = cards[(at + i) % cards.length];
-      if (card.querySelector(".mei-jiao-switch input:checked")) continue;
+      if (hidesHand(card)) continue;
       var input = card.querySelector('input.tile-notation[name$="-concealed"]');
       var have = countOf(input, parse(input.value) || []);
       if (have.have < have.want) { open(input); return; }
@@ -329,7 +312,7 @@
   function askWinTile(input) {
     var form = input.closest("form"), tile = formField(form, "win_tile");
     if (active && isHand(active) && cardOf(active).getAttribute("data-seat-card") === input.value) return;  // his own 14th tile first
-    if (input.checked && tile && !tile.value && active !== tile && !form.querySelector('input[value="draw"]:checked')) open(tile);
+    if (input.checked && tile && !tile.value && active !== tile && !isDraw(form)) open(tile);
   }
 
   function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame

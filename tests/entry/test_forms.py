@@ -114,7 +114,7 @@ def test_seat_previews_give_count_standing_pattern_and_waits():
     entry = entry_for(load_example("E1"))
 
     east, south, west, _north = entry.seat_previews
-    assert (east.count_text, east.standing.status, east.standing.pattern, east.is_dealer) == ("14/14", "won", "平胡", True)
+    assert (east.count_text, east.standing.status, east.standing.pattern) == ("14/14", "won", "平胡")
     assert (south.count_text, south.standing.status) == ("13/13", "ready")
     assert [w.code for w in south.standing.waits] == ["4s", "7s"]
     assert west.standing.status == "not_ready"

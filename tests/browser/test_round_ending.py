@@ -112,6 +112,17 @@ def test_without_javascript_the_tile_menus_work(live_server, browser):
         assert box["width"] > 100, box  # the plain menu, full size
         turned.select_option("6s")
         expect(page.locator("#id_win_tile")).to_be_visible()
+        # who deals and who won show on the seats' headers as the buttons are tapped (CSS, no script)
+        page.locator('label[for="id_dealer_2"]').click()
+        expect(seat_card(page, 2).locator(".dealer-badge")).to_be_visible()
+        expect(seat_card(page, 0).locator(".dealer-badge")).to_be_hidden()
+        page.locator('label[for="id_winners_1"]').click()
+        won = "rgb(253, 241, 216)"
+        expect(seat_card(page, 1).locator(".seat-head")).to_have_css("background-color", won)
+        expect(seat_card(page, 0).locator(".seat-head")).not_to_have_css("background-color", won)
+        page.locator('label[for="id_result_2"]').click()  # 荒庄: nobody won
+        expect(page.locator("#id_result_2")).to_have_value("draw")
+        expect(seat_card(page, 1).locator(".seat-head")).not_to_have_css("background-color", won)
     finally:
         context.close()
 

@@ -87,7 +87,7 @@ class RoundEntry:
         self.round_form = RoundForm(self.data, prefix=prefix, initial=round_initial(initial, dealer),
                                     names=self.names, fixed_rules=rules is not None,
                                     fixed_stake=stake is not None, rules=rules)
-        self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i])
+        self.seats = [self._seat_entry(i, (initial.get("seats") or [{}] * self.players)[i], initial)
                       for i in range(self.players)]
         self.slots_round = {area: Slot(f"{self.dom_prefix}-{area}-problems")
                             for area in ("rules", "outcome", "chickens", "general")}
@@ -146,13 +146,13 @@ class RoundEntry:
             names.append(name or SEAT_NAMES[i])
         return names
 
-    def _seat_entry(self, index: int, seat: dict) -> SeatEntry:
+    def _seat_entry(self, index: int, seat: dict, record: dict) -> SeatEntry:
         prefix = self.seat_prefix(index)
         return SeatEntry(
             index=index,
             name=self.names[index],
             prefix=prefix,
-            form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index),
+            form=SeatForm(self.data, prefix=prefix, initial=seat_initial(seat, index, record),
                           fixed_name=self.fixed_names is not None),
             melds=MeldFormSet(self.data, prefix=f"{prefix}-melds", initial=melds_initial(seat) or None,
                               form_kwargs={"names": self.names, "seat": index}),

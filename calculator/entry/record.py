@@ -64,14 +64,31 @@ def round_initial(record: dict, dealer: int | None) -> dict:
     return data
 
 
-def seat_initial(seat: dict, index: int) -> dict:
+def seat_initial(seat: dict, index: int, record: dict) -> dict:
     return {
         "name": seat.get("name", SEAT_NAMES[index]),
         "concealed": seat.get("concealed", ""),
-        "discards": seat.get("discards", ""),
+        "discards": _typed_discards(seat.get("discards", ""), index, record),
         "declared": seat.get("declared") or "",
         **_switches_initial(SeatForm, seat),
     }
+
+
+def _typed_discards(discards: str, index: int, record: dict) -> str:
+    """A seat's 打出的鸡 as the form shows them: the first 幺鸡 (or 8筒) nobody claimed went there
+    from the 第一张幺鸡 row (`_first_discarded`), so it stays in that row only, and a correction
+    that moves the row moves the tile with it, rather than leaving a 幺鸡 the old seat never
+    discarded. A second copy was typed by hand: then every copy stays where it was typed."""
+    try:
+        tiles = parse_tiles(discards)
+    except TileSyntaxError:
+        return discards
+    firsts = [tile for key, tile in (("first_yaoji", YAOJI), ("first_wu_gu_ji", WU_GU_JI))
+              if (record.get(key) or {}).get("seat") == index and (record.get(key) or {}).get("claimed_by") is None
+              and tiles.count(tile) == 1]
+    for tile in firsts:
+        tiles.remove(tile)
+    return format_tiles(tiles) if firsts else discards
 
 
 def _switches_initial(form_class, record: dict) -> dict[str, bool]:

@@ -244,6 +244,24 @@ def test_an_unclaimed_first_yaoji_is_in_its_discarders_discards_once_whether_typ
         assert entry.settlement.net == expected("E1")["net"]
 
 
+def test_a_correction_moving_the_unclaimed_first_yaoji_moves_its_tile_and_leaves_a_typed_second_one():
+    record = load_example("E1")  # stored: 北's 打出的鸡 "1s" is the first 幺鸡, nobody claimed it
+    correction = RoundEntry(initial=record, players=4)
+    assert correction.seats[3].form["discards"].value() == ""  # shown in the 第一张幺鸡 row only
+
+    record["seats"][3]["discards"] = correction.seats[3].form["discards"].value()
+    record["first_yaoji"] = {"seat": 2, "claimed_by": None}  # the table remembers: 西 discarded it
+    corrected = entry_for(record)
+
+    assert corrected.is_valid(), [slot.messages for slot in corrected.slots]
+    assert [seat["discards"] for seat in corrected.record["seats"]] == ["", "6m", "1s", ""]  # not 北's any more
+    chong_feng = [line[1] for line in corrected.settlement.void if line[0] == "chong_feng"]  # not ready: void
+    assert chong_feng == [2]  # the 冲锋鸡 is 西's now, not 北's
+
+    record["seats"][3]["discards"] = "11s"  # two 幺鸡 typed: both stay where they were typed
+    assert RoundEntry(initial=record, players=4).seats[3].form["discards"].value() == "11s"
+
+
 def test_a_claimed_first_yaoji_is_no_discard():
     record = load_example("E3")  # 西's first 幺鸡, 东 took it with a pong
 

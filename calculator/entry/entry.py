@@ -25,8 +25,6 @@ from ..scoring import (
 from .seats import SeatEntry, SeatPreview, Slot, seat_preview
 from .shortcuts import Button, Shortcuts, shortcuts, winner_buttons
 
-CHIP_PATTERNS = ("1m", "1p", "2s", "1s")  # one tile of each look a chip can have
-
 
 class RoundEntry:
     """The whole round-entry form: one `RoundForm`, and per seat a `SeatForm` and a `MeldFormSet`.
@@ -377,12 +375,6 @@ class RoundEntry:
     @property
     def keyboard_tiles(self) -> list[TileChip]:
         return ALL_TILE_CHIPS
-
-    @property
-    def chip_patterns(self) -> list[TileChip]:
-        """One chip of each look (a suit, and 幺鸡 with its gold): tiles.js makes any tile's chip
-        from its suit's, so the page carries 4 chips, not 27, and the markup stays in the template."""
-        return [chip for chip in ALL_TILE_CHIPS if chip.code in CHIP_PATTERNS]
 
     @property
     def seat_previews(self) -> list[SeatPreview]:

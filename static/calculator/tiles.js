@@ -44,28 +44,12 @@
 
   function sorted(tiles) { return tiles.slice().sort(function (a, b) { return order(a) - order(b); }); }
 
-  /* ["5p", "1m", "5p"] -> "1m55p", the form scoring reads. */
-  function format(tiles) {
-    var out = "";
-    for (var suit of SUITS) {
-      var ranks = sorted(tiles).filter(function (t) { return t[1] === suit; }).map(function (t) { return t[0]; });
-      if (ranks.length) out += ranks.join("") + suit;
-    }
-    return out;
-  }
+  /* ["5p", "1m", "5p"] -> "1m55p", the form scoring reads: in order, a suit said once after its ranks. */
+  function format(tiles) { return sorted(tiles).join("").replace(/([mps])(?=\d\1)/g, ""); }
 
-  /* A tile's chip: the page's chip of its look (partials/_entry_keyboard.html renders one per suit and
-   * 幺鸡 from partials/_entry_tile_chip.html) with the tile's code, rank and name (its key's title). */
-  var chips = document.querySelector("template[data-tile-chips]"), chipHtml = {};
-  function chip(code) {
-    if (chipHtml[code]) return chipHtml[code];
-    var look = code === "1s" ? "1s" : code[1] === "s" ? "2s" : "1" + code[1];
-    var made = chips.content.querySelector('[data-tile="' + look + '"]').cloneNode(true);
-    made.setAttribute("data-tile", code);
-    made.title = document.querySelector('[data-key="' + code + '"]').title;
-    made.querySelector("b").textContent = code[0];
-    return (chipHtml[code] = made.outerHTML);
-  }
+  /* A tile's chip as the server draws it (partials/_entry_tile_chip.html, each tile's in the keyboard's <template>). */
+  var chips = document.querySelector("template[data-tile-chips]");
+  function chip(code) { return chips.content.querySelector('[data-tile="' + code + '"]').outerHTML; }
 
   function boxOf(input) { return document.querySelector('[data-tile-box][data-for="' + input.id + '"]'); }
 

@@ -275,6 +275,15 @@ def _points_set(n: int) -> str:
     return _points(n) if n else _("定好的番数")
 
 
+def _long_points(r: RuleSet, base: str, extra: int) -> str:
+    """双龙七对 … in R61's text: its points, or, where these rules do not play it, that it counts as
+    (清)龙七对 — not "双龙七对 20 番" beside 不用这一条, which read as a rule that pays nothing more."""
+    if r.duo_long:
+        return _points(r.patterns[base] + extra * r.duo_long)
+    words = _("同龙七对（{points}）") if base == "long_qi_dui" else _("同清龙七对（{points}）")
+    return words.format(points=_points(r.patterns[base]))
+
+
 def _in_use(on: bool, how: str = "") -> str:
     return (_(IN_USE) + how) if on else _(NOT_IN_USE)
 
@@ -304,7 +313,7 @@ def variant_words(r: RuleSet) -> dict[str, str]:
         "v_tian_di": _in_use(bool(r.tian_hu or r.di_hu or r.tian_di_bonus)),
         "gen_zhuang": _points_set(r.gen_zhuang),
         "tian_hu": _points_set(r.tian_hu), "di_hu": _points_set(r.di_hu), "tian_di_bonus": _points_set(r.tian_di_bonus),
-        **{name: _points(r.patterns[base] + extra * r.duo_long) for name, base, extra in (
+        **{name: _long_points(r, base, extra) for name, base, extra in (
             ("shuang_long", "long_qi_dui", 1), ("san_long", "long_qi_dui", 2),
             ("qing_shuang_long", "qing_long_qi_dui", 1), ("qing_san_long", "qing_long_qi_dui", 2))},
     }

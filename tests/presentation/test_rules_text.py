@@ -117,3 +117,13 @@ def test_a_house_rule_left_off_does_not_quote_its_numbers_as_zero():
         assert "0 番" not in off and "定好的番数" in off and "本规则不用这一条" in off, off
     played, problems = rules_for("guiyang", {"gen_zhuang": 4})
     assert not problems and "庄家付其余每家 4 番" in text(played, "R63")
+
+
+def test_several_dragons_left_off_read_as_the_one_dragon_they_count_as():
+    def r61(rules):
+        return next(r.text for s in rules_page(rules).sections for r in s.rules if r.number == "R61")
+
+    off = r61(PRESETS["guiyang"])  # 双龙七对 20 番 beside 不用这一条 read as a rule that pays nothing more
+    assert "双龙七对 同龙七对（20 番）" in off and "一门的 同清龙七对（30 番）" in off and "本规则不用这一条" in off, off
+    played, problems = rules_for("guiyang", {"duo_long": 5})
+    assert not problems and "双龙七对 25 番、三龙七对 30 番" in r61(played)

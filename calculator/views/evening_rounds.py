@@ -256,8 +256,9 @@ def _seen(view):
 @editing
 def round_draft(request, evening: Evening, number: int | None = None):
     """The phones' poll while a round is entered together: the fields other pages changed
-    since the version this page has (`since`), or 204 while the draft is at that version.
-    `number`: the poll of 改这局 on that round (below).
+    since the version this page has, or 204 while the draft is at that version. It asks with the
+    round form's own hidden fields (DraftPollForm: `draft_base`, `idempotency_key`,
+    `draft_client`). `number`: the poll of 改这局 on that round (below).
 
     JSON: {"version", "key", "fields": {name: values}, "said": {name: "小李 也改了翻牌：6条（现在按你的）"},
     "state": the preview's and the seats' words' partials}; when the page's round is no longer
@@ -270,7 +271,7 @@ def round_draft(request, evening: Evening, number: int | None = None):
     if number is not None:
         return _correction_poll(request, evening, number)
     poll = DraftPollForm(request.GET)
-    key, since = poll.value("key"), poll.value("since", 0)
+    key, since = poll.key, poll.base
     round_ = selectors.round_recorded_as(evening=evening, key=key)
     if round_ is not None:
         return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
@@ -288,7 +289,7 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
     """A poll's answer when the draft moved on: the fields other pages changed since `since`,
     what the page says where it has typed into one of them too, and the seats' state (a new
     round's or a correction's)."""
-    changes = selectors.draft_changes(draft, since=poll.value("since", 0), client=poll.value("client", ""))
+    changes = selectors.draft_changes(draft, since=poll.base, client=poll.client)
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
                          "fields": {name: values for name, (values, _by) in changes.items()},
@@ -317,7 +318,7 @@ def _correction_poll(request, evening: Evening, number: int):
         if round_.version > poll.value("version", 0):
             return _ended(request, _("第{n}局改好了，每家再确认一次 ›").format(n=number), url, recorded=number)
         return _ended(request, thrown_away, url, gone=True)
-    if draft.version == poll.value("since", 0) and draft.idempotency_key == poll.value("key"):
+    if draft.version == poll.base and draft.idempotency_key == poll.key:
         return HttpResponse(status=204)
     return _draft_changes(request, evening, draft, poll, round_=round_)
 

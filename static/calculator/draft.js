@@ -40,7 +40,7 @@
     // Forward (or Back) the browser may show its first copy of this form again, and the server
     // leaves a writer's own changes out of what it answers a poll, so the page would never get
     // back what it typed before it left.
-    var client = form.elements.draft_client.value = Array.prototype.map.call(
+    form.elements.draft_client.value = Array.prototype.map.call(
       crypto.getRandomValues(new Uint8Array(8)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
     var baseInput = form.elements.draft_base;  // the draft version this page has seen
     var keyInput = form.elements.idempotency_key;
@@ -50,7 +50,7 @@
     var inFlight = 0;
     var applying = false, stopped = false, submitting = false;
     var told = null;         // the key whose end this page has said already
-    var mine = root.getAttribute("data-my-seat");  // sent with the poll: this phone is still at the table
+    var mine = root.getAttribute("data-my-seat");
 
     function seen() { return Number(baseInput.value) || 0; }
 
@@ -159,15 +159,11 @@
       if (data.state && !inFlight && !Object.keys(dirty).length) window.htmx.swap(form, data.state, { swapStyle: "none" });
     }
 
-    // The poll (htmx: its interval, one at a time, 204 as nothing; its network errors reach the
-    // 没有网络 banner and the outbox as htmx events): asks with what this page has, not while hidden.
+    // The poll (htmx: its interval, one at a time, 204 as nothing, what this page has by
+    // hx-include; its network errors reach the 没有网络 banner and the outbox as htmx events):
+    // not while hidden (a trigger filter would need unsafe-eval).
     poll.addEventListener("htmx:configRequest", function (event) {
-      if (stopped || document.visibilityState !== "visible") { event.preventDefault(); return; }
-      var query = event.detail.parameters;
-      query.since = seen();
-      query.client = client;
-      query.key = keyInput.value;
-      if (mine) query.me = mine;
+      if (stopped || document.visibilityState !== "visible") event.preventDefault();
     });
     poll.addEventListener("htmx:beforeSwap", function (event) {
       event.detail.shouldSwap = false;  // JSON: read here, not swapped

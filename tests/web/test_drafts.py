@@ -127,7 +127,7 @@ def test_the_poll_answers_204_until_another_phone_changes_something(client):
     mine = open_round(client, evening)
     client.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
     version = selectors.draft_version(evening=evening)
-    poll = {"since": version, "client": mine["draft_client"], "key": mine["idempotency_key"]}
+    poll = {"draft_base": version, "draft_client": mine["draft_client"], "idempotency_key": mine["idempotency_key"]}
     assert client.get(url("evening_round_draft", evening), poll).status_code == 204
 
     theirs = open_round(Client(), evening)
@@ -177,7 +177,7 @@ def test_the_poll_says_when_the_draft_became_a_round(client):
     evening = make_evening()
     form = open_round(client, evening)
     client.post(url("evening_round_new", evening), typed("E1", form))
-    answer = client.get(url("evening_round_draft", evening), {"since": "3", "key": form["idempotency_key"]}).json()
+    answer = client.get(url("evening_round_draft", evening), {"draft_base": "3", "idempotency_key": form["idempotency_key"]}).json()
     assert answer["recorded"] == 1 and answer["url"] == url("evening_round", evening, 1)
     assert "这一局已经记成第1局了" in answer["bar"] and f'href="{answer["url"]}"' in answer["bar"]  # what the page shows
 
@@ -338,7 +338,7 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
     a, b, c = client, Client(), Client()
     a_form, b_form = open_round(a, evening), open_round(b, evening)
     assert a.post(url("evening_round_new", evening), typed("E1", a_form)).status_code == 302
-    poll = {"since": "1", "client": b_form["draft_client"], "key": b_form["idempotency_key"]}
+    poll = {"draft_base": "1", "draft_client": b_form["draft_client"], "idempotency_key": b_form["idempotency_key"]}
     assert b.get(url("evening_round_draft", evening), poll).json()["recorded"] == 1
     a.post(url("evening_round_delete", evening, 1), {"version": "1"})
     assert not Round.objects.filter(evening=evening).exists()
@@ -365,19 +365,19 @@ def test_the_poll_brings_every_seats_word_and_the_result_with_the_tiles(client):
     wang = say_who(client, evening, 0)
     wang_form, li_form = open_round(wang, evening), open_round(li, evening)
     wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
-    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": li_form["draft_client"], "idempotency_key": li_form["idempotency_key"]}
     answer = li.get(url("evening_round_draft", evening), poll).json()
     state = answer["state"]
     assert 'id="entry-net-bar"' in state and "data-net" in state  # the result, before 小李 sent anything
     assert 'id="draft-confirm-state" data-ready="1"' in state and "还没确认" in state
     assert 'id="entry-seat1-preview"' in state  # each seat's progress
-    poll["since"] = str(answer["version"])
+    poll["draft_base"] = str(answer["version"])
     assert li.get(url("evening_round_draft", evening), poll).status_code == 204
     response = wang.post(url("evening_round_draft_confirm", evening),
                          typed("E1", wang_form, verdict="disputed", confirm_note="翻牌不对"), **HTMX)
     assert response.status_code == 200 and 'data-seat-word="0"' in response.content.decode()  # swapped in place
     answer = li.get(url("evening_round_draft", evening), poll).json()
-    assert answer["fields"] == {} and answer["version"] > int(poll["since"])
+    assert answer["fields"] == {} and answer["version"] > int(poll["draft_base"])
     assert "翻牌不对" in answer["state"]
     assert "老王</b> 有异议：翻牌不对" in answer["state"]
 
@@ -452,14 +452,14 @@ def test_a_word_said_before_the_round_changed_is_asked_again_in_words(client):
     wang_form, li_form = open_round(wang, evening), open_round(li, evening)
     wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
     wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed"), **HTMX)
-    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": li_form["draft_client"], "idempotency_key": li_form["idempotency_key"]}
     state = li.get(url("evening_round_draft", evening), poll).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> ✓', state)
     assert "请再确认" not in state
     other_turned = "6p" if example_record("E1")["turned"] != "6p" else "7p"
     li.post(url("evening_round_preview", evening), typed("E1", li_form, changed="turned", turned=other_turned), **HTMX)
-    state = wang.get(url("evening_round_draft", evening), {"since": "0", "client": wang_form["draft_client"],
-                                                           "key": wang_form["idempotency_key"]}).json()["state"]
+    state = wang.get(url("evening_round_draft", evening), {"draft_base": "0", "draft_client": wang_form["draft_client"],
+                                                           "idempotency_key": wang_form["idempotency_key"]}).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> <span class="muted" data-word-stale>确认以后牌又改了，请再确认', state)
     assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted">还没确认', state)
 
@@ -474,13 +474,13 @@ def test_a_box_unticked_on_one_phone_is_unticked_on_the_others_and_in_the_draft(
     ticked = typed("E1", mine, changed="seat3-mei_jiao")
     ticked["seat3-mei_jiao"] = "on"
     client.post(url("evening_round_preview", evening), ticked, **HTMX)
-    poll = {"since": "0", "client": theirs["draft_client"], "key": theirs["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": theirs["draft_client"], "idempotency_key": theirs["idempotency_key"]}
     answer = other.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"]["seat3-mei_jiao"] == ["on"]
     unticked = typed("E1", mine, changed="seat3-mei_jiao")
     unticked.pop("seat3-mei_jiao", None)
     client.post(url("evening_round_preview", evening), unticked, **HTMX)
-    poll["since"] = str(answer["version"])
+    poll["draft_base"] = str(answer["version"])
     answer = other.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"]["seat3-mei_jiao"] == []
     reopened = client.get(url("evening_round_new", evening)).content.decode()

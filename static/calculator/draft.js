@@ -50,7 +50,6 @@
     var inFlight = 0;
     var applying = false, stopped = false, submitting = false;
     var told = null;         // the key whose end this page has said already
-    var mine = root.getAttribute("data-my-seat");
 
     function seen() { return Number(baseInput.value) || 0; }
 
@@ -205,11 +204,9 @@
     var first = root.hasAttribute("data-correction") && problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
     if (first) first.scrollIntoView({ block: "center" });
 
-    var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
+    // This phone's own seat (the server draws it first): its keyboard opens while the hand is empty.
+    var card = form.querySelector(".seat-card.is-mine");
     if (card) {
-      var ending = form.querySelector(".outcome-card");  // how it ended right under it: one thumb, no scrolling (issue 19)
-      if (ending) ending.parentNode.insertBefore(card, ending);
-      card.classList.add("is-mine");
       var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
       var box = card.querySelector("[data-tile-box]");
       var meiJiao = card.querySelector(".mei-jiao-switch input:checked");  // no hand to type

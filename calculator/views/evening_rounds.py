@@ -369,11 +369,13 @@ def round_draft_confirm(request, evening: Evening):
             error = _("{name} 有自己的手机在录这一局，要由那部手机确认；这部手机没有替他按。").format(name=names[own.seat])
         except services.ValidationError:
             error = _("没有记下：请选确认或有异议。")
-    if request.htmx:  # draft.js: the words as they stand now, swapped in place, without a reload
+    if request.htmx:  # the words as they stand now, swapped in place, without a reload
         draft = selectors.evening_draft(evening=evening)
-        return render(request, "calculator/partials/_draft_confirm_state.html",
-                      {"oob": False, "error": error, "words": _draft_words(evening, entry, draft)},
-                      status=200 if error is None else 400)
+        return render(request, "calculator/partials/_draft_confirm_state.html", {
+            "oob": False, "error": error, "words": _draft_words(evening, entry, draft),
+            "taken": error is None, "form_id": f"{entry.dom_prefix}-form",
+            "proxy_seats": _proxy_seats(evening, mine), "proxy_on_page": "proxy_seat" in request.POST,
+        }, status=200 if error is None else 400)
     if error:
         messages.error(request, error)
     return redirect("calculator:evening_round_new", token=evening.token)

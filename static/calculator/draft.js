@@ -173,19 +173,14 @@
     });
 
     /* 确认 / 有异议 by htmx (the buttons' hx-post; without JavaScript the same POST reloads the
-     * page): the seats' words come back in place, a refusal's too; with no network the outbox
-     * keeps it. A note being typed is no change of the round. */
+     * page): the seats' words come back in place, a refusal's too (the note and 代按's choice
+     * emptied by the server once taken); with no network the outbox keeps it. A note being typed
+     * is no change of the round. */
     var confirmCard = root.querySelector("#draft-confirm");
     if (confirmCard) {
       confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
       confirmCard.addEventListener("htmx:beforeSwap", function (event) {
         if (event.detail.xhr.status === 400) { event.detail.shouldSwap = true; event.detail.isError = false; }
-      });
-      confirmCard.addEventListener("htmx:afterRequest", function (event) {
-        if (event.detail.xhr.status !== 200) return;
-        var noteField = form.elements.confirm_note, proxy = root.querySelector("[data-proxy-seat]");
-        if (noteField) noteField.value = "";
-        if (proxy) proxy.value = "";  // the next tap is this phone's own again
       });
       confirmCard.addEventListener("htmx:sendError", function (event) {
         var button = event.detail.elt, body = new FormData(form);

@@ -403,6 +403,28 @@ def test_a_phone_confirms_for_a_seat_without_a_phone_and_every_phone_is_told_who
     assert "张哥 的确认由 老王 代按" in client.get(url("evening_round", evening, 1)).content.decode()
 
 
+def test_a_word_taken_by_htmx_brings_back_an_empty_note_and_proxy_choice_and_a_refusal_keeps_them(client):
+    """After 确认 / 有异议 the phone's next word starts afresh (its note gone, its own seat again);
+    a word refused leaves what the phone typed and chose, to put right."""
+    evening = make_evening()
+    wang = say_who(client, evening, 0)
+    form = open_round(wang, evening)
+    open_round(say_who(Client(), evening, 1), evening)  # 小李's own phone is here
+    address = url("evening_round_draft_confirm", evening)
+    taken = wang.post(address, typed("E1", form, verdict="disputed", confirm_note="翻牌不对", proxy_seat="3"), **HTMX)
+    answer = taken.content.decode()
+    assert taken.status_code == 200 and "张哥 的异议由 老王 代按" in answer
+    note = re.search(r'<input[^>]*name="confirm_note"[^>]*>', answer).group(0)
+    assert 'hx-swap-oob="true"' in note and "value=" not in note
+    proxy = re.search(r'<select id="proxy-seat"[^>]*hx-swap-oob="true".*?</select>', answer, re.S).group(0)
+    assert "selected" not in proxy and "阿珍" in proxy and "小李" not in proxy
+    refused = wang.post(address, typed("E1", form, verdict="confirmed", confirm_note="再看看", proxy_seat="1"), **HTMX)
+    assert refused.status_code == 400 and "小李 有自己的手机在录这一局" in refused.content.decode()
+    assert "hx-swap-oob" not in refused.content.decode()
+    own = wang.post(address, typed("E1", form, verdict="confirmed"), **HTMX).content.decode()
+    assert 'name="confirm_note"' in own and 'id="proxy-seat"' not in own  # a page without the menu gets none
+
+
 def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_present_phone(client):
     evening = make_evening()
     open_round(say_who(Client(), evening, 2), evening)  # 阿珍's phone is here

@@ -220,6 +220,7 @@ def round_preview(request, evening: Evening):
         saved = _save_draft(request, evening, changed=posted.changed, correcting=round_.number if round_ else None)
         context.update(base_context(request, evening), saved=saved, correcting=round_.number if round_ else None,
                        notes=_overlap_notes(saved, selectors.evening_names(evening=evening)),
+                       renewed=saved.draft is not None and saved.draft.idempotency_key != posted.key,
                        with_words=round_ is None, words=_draft_words(evening, entry, saved.draft) if round_ is None else None)
     return render(request, "calculator/partials/_draft_preview.html", context)
 

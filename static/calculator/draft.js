@@ -60,12 +60,12 @@
       document.dispatchEvent(new CustomEvent("zhuoji:pending", { detail: { form: form, names: Object.keys(dirty), base: seen() } }));
     }
 
+    /* A poll's word at the top of the log (a save's come from the server the same way; CSS shows three). */
     function note(text) {
       if (!log || !text) return;
       var item = document.createElement("li");
       item.textContent = text;
       log.insertBefore(item, log.firstChild);
-      while (log.children.length > 3) log.removeChild(log.lastChild);
     }
 
     /* Recorded, or the correction ended: no more saving or polling (htmx stops polling an
@@ -83,14 +83,11 @@
       if (done && sticky && !sticky.querySelector(".draft-done")) sticky.appendChild(done.cloneNode(true));
     }
 
-    /* After each save: the draft's key (a new draft after a throw-away has its own), the notes. */
+    /* After each save: stop if the bar the server swapped in says the round was recorded, or the
+     * correction ended, meanwhile (a new draft's key and the notes it swaps into place itself). */
     function readBar() {
       var bar = document.getElementById("draft-bar");
-      if (!bar) return;
-      var key = bar.getAttribute("data-draft-key");
-      if (key && keyInput.value !== key) { keyInput.value = key; baseInput.value = "0"; }
-      each(bar.querySelectorAll("[data-draft-notes] li"), function (li) { note(li.textContent); li.remove(); });
-      if (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended")) stop();
+      if (bar && (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended"))) stop();
     }
 
     form.addEventListener("input", function (event) {

@@ -150,7 +150,9 @@ def test_two_phones_changing_the_same_field_hear_about_it(client):
                 typed("E1", {**li, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
     answer = other.post(url("evening_round_preview", evening),
                         typed("E1", {**ah, "draft_base": base}, changed="turned", turned="7s"), **HTMX)
-    assert "小李 也改了翻牌：6条" in answer.content.decode()
+    notes = re.search(r'<ul hx-swap-oob="afterbegin:#draft-log">(.*?)</ul>', answer.content.decode(), re.S).group(1)
+    assert "小李 也改了翻牌：6条" in notes  # into the page's log, by htmx
+    assert 'name="idempotency_key"' not in answer.content.decode()  # the same draft: the form's key stays
 
 
 def test_the_same_chicken_discard_typed_on_a_second_phone_is_named_as_a_clash(client):
@@ -346,8 +348,10 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
     late = b.post(url("evening_round_preview", evening), typed("E2", b_form, changed="turned"), **HTMX)
     bar = late.content.decode()
     assert "第1局记下以后又被删了" in bar
-    new_key = re.search(r'data-draft-key="([^"]+)"', bar).group(1)
-    assert new_key != b_form["idempotency_key"]  # the page takes the new key from the bar
+    new_key = re.search(r'<input type="hidden" name="idempotency_key" value="([^"]+)" id="entry-idempotency_key" '
+                        r'hx-swap-oob="true">', bar).group(1)
+    assert new_key != b_form["idempotency_key"]  # the answer puts the new key into the page's form
+    assert '<input type="hidden" name="draft_base" value="0" id="entry-draft_base" hx-swap-oob="true">' in bar
     for example in ("E1", "E2", "E3"):
         response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
         assert response.status_code == 302, response.content.decode()[:500]

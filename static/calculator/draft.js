@@ -1,16 +1,9 @@
 /* 录入中: nothing typed into a round form is lost, and the phones at a table enter one round together.
  *
- * - [data-draft]: an evening's next round, kept on the server (models.RoundDraft). Every change
- *   the live preview posts carries the names of the fields this page changed and has not saved
- *   yet (draft_changed); the server merges those per field. htmx polls every second
- *   (partials/_draft_poll.html) for what other phones changed since the version this page has
- *   (204 when nothing); it is filled in, except where this page has typed something not yet
- *   saved: that stays, and the page shows the server's words for it ("小李 也改了翻牌：6条
- *   （现在按你的）"). A page that said who it is
- *   (data-my-seat) puts its own seat's card first, just above how the round ended, its tile
- *   keyboard open while the hand is empty. With [data-correction] it is 改这局 on a stored round,
- *   shared the same way. When the round is recorded, or the correction saved or thrown away on
- *   another phone, the page stops and shows the server's words with a link to the round.
+ * - [data-draft]: an evening's next round, or 改这局 on a stored one, kept on the server and shared
+ *   by the table's phones (htmx saves it with the preview and polls it). This script keeps what
+ *   htmx cannot know: the fields typed here and not saved yet, the per-field merge of a poll's
+ *   answer, and when to stop. The design: docs/WEB.md, "The shared draft on the page".
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
  *   and brings it back when the page is opened afresh (data-fresh="1").
  * The form itself works without this script; tiles.js draws the tiles whenever an `input` event

@@ -16,8 +16,6 @@
   // A field's values as the form would post them, and setting them: outbox.js's (loaded first, on every page).
   var valuesOf = window.zhuojiFields.valuesOf, setValues = window.zhuojiFields.setValues;
 
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
-
   function same(a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); }
 
   /* Tell tiles.js and htmx that the form changed (chips, counts, preview) without a user's event. */
@@ -184,11 +182,6 @@
       if (!submitting && !stopped && Object.keys(dirty).length) { event.preventDefault(); event.returnValue = ""; }
     });
 
-    // A correction sent back with problems opens at the first of them, not at the top of the form.
-    var problems = form.querySelector(".net-bar a.net-problems");
-    var first = root.hasAttribute("data-correction") && problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
-    if (first) first.scrollIntoView({ block: "center" });
-
     // This phone's own seat (the server draws it first): its keyboard opens while the hand is empty.
     var card = form.querySelector(".seat-card.is-mine");
     if (card) {
@@ -224,8 +217,8 @@
   }
 
   function init() {
-    each(document.querySelectorAll("[data-draft]"), shared);
-    each(document.querySelectorAll("[data-local-draft]"), local);
+    document.querySelectorAll("[data-draft]").forEach(shared);
+    document.querySelectorAll("[data-local-draft]").forEach(local);
     if (document.querySelector("[data-local-draft-done]")) {
       try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
     }

@@ -302,7 +302,7 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
 def _ended(request, words: str, url: str, **answer) -> JsonResponse:
     """A poll's answer for a page whose round is no longer being entered (`answer`: recorded or
     gone): with the draft bar that says so and links to `url`, which the page swaps in and stops."""
-    bar = render(request, "calculator/partials/_draft_bar.html", {"done": words, "url": url}).content.decode()
+    bar = render(request, "calculator/partials/_draft_bar.html", {"done": words, "url": url, "oob": True}).content.decode()
     return JsonResponse({**answer, "url": url, "bar": bar})
 
 

@@ -60,18 +60,15 @@
     }
 
     /* Recorded, or the correction ended: no more saving or polling (htmx stops polling an
-     * element gone from the page); `bar`, the server's words for it, replaces the draft bar. */
+     * element gone from the page). The server's words for it (the poll's `bar`, or the bar a save
+     * swapped in already) replace the draft bar and the sticky bar's buttons, out of band. */
     function stop(bar) {
       stopped = true;
       dirty = {};
       showPending();
       root.classList.add("is-recorded");
       poll.remove();
-      var old = document.getElementById("draft-bar");
-      if (bar && old && !old.hasAttribute("data-draft-recorded")) old.outerHTML = bar;
-      // said where the thumb is too: in the sticky bar, in place of 记下这一局 / 保存修改 (CSS hides them)
-      var done = document.querySelector("#draft-bar .draft-done"), sticky = form.querySelector(".submit-bar");
-      if (done && sticky && !sticky.querySelector(".draft-done")) sticky.appendChild(done.cloneNode(true));
+      if (bar) window.htmx.swap(form, bar, { swapStyle: "none" });
     }
 
     /* After each save: stop if the bar the server swapped in says the round was recorded, or the

@@ -182,6 +182,8 @@ def test_the_poll_says_when_the_draft_became_a_round(client):
     answer = client.get(url("evening_round_draft", evening), {"draft_base": "3", "idempotency_key": form["idempotency_key"]}).json()
     assert answer["recorded"] == 1 and answer["url"] == url("evening_round", evening, 1)
     assert "这一局已经记成第1局了" in answer["bar"] and f'href="{answer["url"]}"' in answer["bar"]  # what the page shows
+    assert re.search(r'<p class="draft-done" id="draft-done-sticky" hx-swap-oob="true"><a href="[^"]+">这一局已经记成第1局了',
+                     answer["bar"])  # where the thumb is too, in place of 记下这一局
 
 
 def test_a_read_only_address_neither_shows_nor_changes_the_draft(client):

@@ -213,14 +213,10 @@
     redraw(form);
   }
 
-  function init() {
-    document.querySelectorAll("[data-draft]").forEach(shared);
-    document.querySelectorAll("[data-local-draft]").forEach(local);
-    if (document.querySelector("[data-local-draft-done]")) {
-      try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
-    }
+  // Every page loads this script with defer: the page is parsed by now.
+  document.querySelectorAll("[data-draft]").forEach(shared);
+  document.querySelectorAll("[data-local-draft]").forEach(local);
+  if (document.querySelector("[data-local-draft-done]")) {
+    try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
   }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
 })();

@@ -264,10 +264,11 @@ def round_draft(request, evening: Evening, number: int | None = None):
     JSON: {"version", "key", "fields": {name: values}, "said": {name: "小李 也改了翻牌：6条（现在按你的）"},
     "state": the preview's and the seats' words' partials}; when the page's round is no longer
     being entered: {"recorded": number, "url", "bar"} if its key became a round (whatever draft is
-    open now: that is the next round's), {"gone": true, "deleted": number} if that round was
-    deleted since, {"gone": true} if it was thrown away. A correction's poll, when its draft
-    ended: {"recorded": number, "url", "bar"} when the round moved past the page's `version`
-    (saved), else {"gone": true, "url", "bar"} (thrown away, or the round deleted). "bar": the
+    open now: that is the next round's), {"gone": true, "deleted": number, "note"} if that round
+    was deleted since, {"gone": true, "note"} if it was thrown away ("note": the page's words for
+    it, said once). A correction's poll, when its draft ended: {"recorded": number, "url", "bar"}
+    when the round moved past the page's `version` (saved), else {"gone": true, "url", "bar"}
+    (thrown away, or the round deleted). "bar": the
     draft bar saying so (_draft_bar.html), for the page to show as it stops."""
     if number is not None:
         return _correction_poll(request, evening, number)
@@ -278,9 +279,12 @@ def round_draft(request, evening: Evening, number: int | None = None):
         return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
                       reverse("calculator:evening_round", args=[evening.token, round_.number]), recorded=round_.number)
     draft = selectors.evening_draft(evening=evening)
-    if draft is None:
+    if draft is None:  # the page's next change starts a new one, and the page says so
         deleted = services.spent_key(evening, key)
-        return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
+        if deleted is None:
+            return JsonResponse({"gone": True, "note": _("这局录入在别的手机上扔掉了。再改一处，就从这部手机上的开始新的录入。")})
+        return JsonResponse({"gone": True, "deleted": deleted,
+                             "note": _("这一局记成了第{n}局，后来又被删了。再改一处，就从这部手机上的开始新的录入。").format(n=deleted)})
     if draft.version == since and draft.idempotency_key == key:
         return HttpResponse(status=204)
     return _draft_changes(request, evening, draft, poll)

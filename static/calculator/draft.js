@@ -114,9 +114,8 @@
     function apply(data) {
       if (stopped) return;
       if (data.bar) { stop(data.bar); return; }  // recorded, or the correction saved or thrown away
-      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one, and it says so
-        if (data.deleted && told !== keyInput.value) note(root.getAttribute("data-deleted-text").replace("{n}", data.deleted));
-        else if (saved) note(root.getAttribute("data-gone-text"));
+      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one
+        if (data.deleted ? told !== keyInput.value : saved) note(data.note);  // the server's words, said once
         told = keyInput.value;
         saved = false;
         baseInput.value = "0";

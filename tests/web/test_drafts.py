@@ -346,7 +346,8 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
     assert b.get(url("evening_round_draft", evening), poll).json()["recorded"] == 1
     a.post(url("evening_round_delete", evening, 1), {"version": "1"})
     assert not Round.objects.filter(evening=evening).exists()
-    assert b.get(url("evening_round_draft", evening), poll).json() == {"gone": True, "deleted": 1}
+    assert b.get(url("evening_round_draft", evening), poll).json() == {
+        "gone": True, "deleted": 1, "note": "这一局记成了第1局，后来又被删了。再改一处，就从这部手机上的开始新的录入。"}
     late = b.post(url("evening_round_preview", evening), typed("E2", b_form, changed="turned"), **HTMX)
     bar = late.content.decode()
     assert "第1局记下以后又被删了" in bar

@@ -71,13 +71,6 @@
       if (bar) window.htmx.swap(form, bar, { swapStyle: "none" });
     }
 
-    /* After each save: stop if the bar the server swapped in says the round was recorded, or the
-     * correction ended, meanwhile (a new draft's key and the notes it swaps into place itself). */
-    function readBar() {
-      var bar = document.getElementById("draft-bar");
-      if (bar && (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended"))) stop();
-    }
-
     form.addEventListener("input", function (event) {
       var name = event.target.name;
       if (applying || !name || name.indexOf("draft_") === 0) return;
@@ -107,9 +100,13 @@
         if (same(valuesOf(form, name), sent[name])) delete dirty[name];
       });
       showPending();
-      readBar();
     });
-    document.body.addEventListener("htmx:oobAfterSwap", readBar);
+    // A save's answer swapped in a bar that says the round was recorded, or the correction ended,
+    // meanwhile (a new draft's key and the notes it puts into place itself).
+    document.body.addEventListener("htmx:oobAfterSwap", function () {
+      var bar = document.getElementById("draft-bar");
+      if (!stopped && bar && (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended"))) stop();
+    });
 
     function apply(data) {
       if (stopped) return;

@@ -9,8 +9,8 @@ and the background worker (`manage.py db_worker`, with ZHUOJI_TASKS=db) when the
 Then drives N simulated tables (100; 4 phones each) from threads of this process, half of them
 on each server:
 
-- every phone polls its evening's draft every 2 s, as static/calculator/draft.js does (`since`,
-  `key`, `client`), and opens the evening page when the round it polled is recorded;
+- every phone polls its evening's draft every 2 s, as static/calculator/draft.js does (`draft_base`,
+  `idempotency_key`, `draft_client`), and opens the evening page when the round it polled is recorded;
 - phone 0 enters a round every `round_every` s: opens the round form (a GET that opens the
   draft), saves into the draft three times (the live preview's POST, as htmx sends it), records
   the round with the draft's idempotency key, then opens the evening; after the first of every four
@@ -433,7 +433,8 @@ class Table:
             every = POLL_S
             try:
                 if self.draft_open.is_set():
-                    query = urllib.parse.urlencode({"since": since, "client": phone.client, "key": key})
+                    query = urllib.parse.urlencode({"draft_base": since, "draft_client": phone.client,
+                                                    "idempotency_key": key})
                     status, headers, body = phone.request("draft_poll", "GET", f"/e/{self.token}/rounds/draft/?{query}")
                     if status == 200:
                         answer = json.loads(body)

@@ -329,13 +329,11 @@ class DraftPostForm(LenientForm):
         return self.value("idempotency_key")
 
 
-class DraftPollForm(LenientForm):
-    """The draft poll's query: the version and key the page has, its writer id (its own changes
-    are left out of the answer) and, for 改这局, the round's version the page was drawn from."""
+class DraftPollForm(DraftPostForm):
+    """The draft poll's query: the round form's own hidden fields (the version and key the page
+    has, its writer id, whose own changes are left out of the answer; htmx includes them) and, for
+    改这局, the round's version the page was drawn from."""
 
-    since = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
-    key = forms.UUIDField(required=False)
-    client = forms.CharField(max_length=40, required=False)
     version = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
 
 

@@ -28,7 +28,8 @@ GENERATION = "zhuoji-gen:{pk}"
 ADDRESS = "zhuoji-address:{token}"  # an address's evening: addresses never change
 ANSWER = "zhuoji-poll:{name}:{token}:{question}"
 ANSWER_SECONDS = 300  # a bound on any surprise, e.g. a generation the cache evicted
-IGNORED = {"client"}  # says which page asks, not what it knows
+IGNORED = {"draft_client"}  # says which page asks, not what it knows
+ASKS_SINCE = ("since", "draft_base")  # the version a poll has: the evening's and a round's, the draft's
 
 
 def _bump(evening_id: int) -> None:
@@ -76,7 +77,7 @@ def connect() -> None:
 
 def _question(request) -> str | None:
     """What a poll asks, as one string; None for a request that is not a poll."""
-    if "since" not in request.GET:
+    if not any(name in request.GET for name in ASKS_SINCE):
         return None
     asked = sorted((k, v) for k, values in request.GET.lists() if k not in IGNORED for v in values)
     text = f"{request.path}|{request.headers.get('HX-Request', '')}|{asked}"  # rounds share a token

@@ -220,6 +220,7 @@ def round_preview(request, evening: Evening):
         saved = _save_draft(request, evening, changed=posted.changed, correcting=round_.number if round_ else None)
         context.update(base_context(request, evening), saved=saved, correcting=round_.number if round_ else None,
                        notes=_overlap_notes(saved, selectors.evening_names(evening=evening)),
+                       renewed=saved.draft is not None and saved.draft.idempotency_key != posted.key,
                        with_words=round_ is None, words=_draft_words(evening, entry, saved.draft) if round_ is None else None)
     return render(request, "calculator/partials/_draft_preview.html", context)
 
@@ -256,29 +257,34 @@ def _seen(view):
 @editing
 def round_draft(request, evening: Evening, number: int | None = None):
     """The phones' poll while a round is entered together: the fields other pages changed
-    since the version this page has (`since`), or 204 while the draft is at that version.
-    `number`: the poll of 改这局 on that round (below).
+    since the version this page has, or 204 while the draft is at that version. It asks with the
+    round form's own hidden fields (DraftPollForm: `draft_base`, `idempotency_key`,
+    `draft_client`). `number`: the poll of 改这局 on that round (below).
 
     JSON: {"version", "key", "fields": {name: values}, "said": {name: "小李 也改了翻牌：6条（现在按你的）"},
     "state": the preview's and the seats' words' partials}; when the page's round is no longer
     being entered: {"recorded": number, "url", "bar"} if its key became a round (whatever draft is
-    open now: that is the next round's), {"gone": true, "deleted": number} if that round was
-    deleted since, {"gone": true} if it was thrown away. A correction's poll, when its draft
-    ended: {"recorded": number, "url", "bar"} when the round moved past the page's `version`
-    (saved), else {"gone": true, "url", "bar"} (thrown away, or the round deleted). "bar": the
+    open now: that is the next round's), {"gone": true, "deleted": number, "note"} if that round
+    was deleted since, {"gone": true, "note"} if it was thrown away ("note": the page's words for
+    it, said once). A correction's poll, when its draft ended: {"recorded": number, "url", "bar"}
+    when the round moved past the page's `version` (saved), else {"gone": true, "url", "bar"}
+    (thrown away, or the round deleted). "bar": the
     draft bar saying so (_draft_bar.html), for the page to show as it stops."""
     if number is not None:
         return _correction_poll(request, evening, number)
     poll = DraftPollForm(request.GET)
-    key, since = poll.value("key"), poll.value("since", 0)
+    key, since = poll.key, poll.base
     round_ = selectors.round_recorded_as(evening=evening, key=key)
     if round_ is not None:
         return _ended(request, _("这一局已经记成第{n}局了 ›").format(n=round_.number),
                       reverse("calculator:evening_round", args=[evening.token, round_.number]), recorded=round_.number)
     draft = selectors.evening_draft(evening=evening)
-    if draft is None:
+    if draft is None:  # the page's next change starts a new one, and the page says so
         deleted = services.spent_key(evening, key)
-        return JsonResponse({"gone": True, **({"deleted": deleted} if deleted is not None else {})})
+        if deleted is None:
+            return JsonResponse({"gone": True, "note": _("这局录入在别的手机上扔掉了。再改一处，就从这部手机上的开始新的录入。")})
+        return JsonResponse({"gone": True, "deleted": deleted,
+                             "note": _("这一局记成了第{n}局，后来又被删了。再改一处，就从这部手机上的开始新的录入。").format(n=deleted)})
     if draft.version == since and draft.idempotency_key == key:
         return HttpResponse(status=204)
     return _draft_changes(request, evening, draft, poll)
@@ -288,7 +294,7 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
     """A poll's answer when the draft moved on: the fields other pages changed since `since`,
     what the page says where it has typed into one of them too, and the seats' state (a new
     round's or a correction's)."""
-    changes = selectors.draft_changes(draft, since=poll.value("since", 0), client=poll.value("client", ""))
+    changes = selectors.draft_changes(draft, since=poll.base, client=poll.client)
     names = selectors.evening_names(evening=evening)
     return JsonResponse({"version": draft.version, "key": str(draft.idempotency_key),
                          "fields": {name: values for name, (values, _by) in changes.items()},
@@ -300,7 +306,7 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
 def _ended(request, words: str, url: str, **answer) -> JsonResponse:
     """A poll's answer for a page whose round is no longer being entered (`answer`: recorded or
     gone): with the draft bar that says so and links to `url`, which the page swaps in and stops."""
-    bar = render(request, "calculator/partials/_draft_bar.html", {"done": words, "url": url}).content.decode()
+    bar = render(request, "calculator/partials/_draft_bar.html", {"done": words, "url": url, "oob": True}).content.decode()
     return JsonResponse({**answer, "url": url, "bar": bar})
 
 
@@ -317,7 +323,7 @@ def _correction_poll(request, evening: Evening, number: int):
         if round_.version > poll.value("version", 0):
             return _ended(request, _("第{n}局改好了，每家再确认一次 ›").format(n=number), url, recorded=number)
         return _ended(request, thrown_away, url, gone=True)
-    if draft.version == poll.value("since", 0) and draft.idempotency_key == poll.value("key"):
+    if draft.version == poll.base and draft.idempotency_key == poll.key:
         return HttpResponse(status=204)
     return _draft_changes(request, evening, draft, poll, round_=round_)
 
@@ -368,11 +374,13 @@ def round_draft_confirm(request, evening: Evening):
             error = _("{name} 有自己的手机在录这一局，要由那部手机确认；这部手机没有替他按。").format(name=names[own.seat])
         except services.ValidationError:
             error = _("没有记下：请选确认或有异议。")
-    if request.htmx:  # draft.js: the words as they stand now, swapped in place, without a reload
+    if request.htmx:  # the words as they stand now, swapped in place, without a reload
         draft = selectors.evening_draft(evening=evening)
-        return render(request, "calculator/partials/_draft_confirm_state.html",
-                      {"oob": False, "error": error, "words": _draft_words(evening, entry, draft)},
-                      status=200 if error is None else 400)
+        return render(request, "calculator/partials/_draft_confirm_state.html", {
+            "oob": False, "error": error, "words": _draft_words(evening, entry, draft),
+            "taken": error is None, "form_id": f"{entry.dom_prefix}-form",
+            "proxy_seats": _proxy_seats(evening, mine), "proxy_on_page": "proxy_seat" in request.POST,
+        }, status=200 if error is None else 400)
     if error:
         messages.error(request, error)
     return redirect("calculator:evening_round_new", token=evening.token)

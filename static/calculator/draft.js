@@ -1,16 +1,9 @@
 /* 录入中: nothing typed into a round form is lost, and the phones at a table enter one round together.
  *
- * - [data-draft]: an evening's next round, kept on the server (models.RoundDraft). Every change
- *   the live preview posts carries the names of the fields this page changed and has not saved
- *   yet (draft_changed); the server merges those per field. htmx polls every second
- *   (partials/_draft_poll.html) for what other phones changed since the version this page has
- *   (204 when nothing); it is filled in, except where this page has typed something not yet
- *   saved: that stays, and the page shows the server's words for it ("小李 也改了翻牌：6条
- *   （现在按你的）"). A page that said who it is
- *   (data-my-seat) puts its own seat's card first, just above how the round ended, its tile
- *   keyboard open while the hand is empty. With [data-correction] it is 改这局 on a stored round,
- *   shared the same way. When the round is recorded, or the correction saved or thrown away on
- *   another phone, the page stops and shows the server's words with a link to the round.
+ * - [data-draft]: an evening's next round, or 改这局 on a stored one, kept on the server and shared
+ *   by the table's phones (htmx saves it with the preview and polls it). This script keeps what
+ *   htmx cannot know: the fields typed here and not saved yet, the per-field merge of a poll's
+ *   answer, and when to stop. The design: docs/WEB.md, "The shared draft on the page".
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
  *   and brings it back when the page is opened afresh (data-fresh="1").
  * The form itself works without this script; tiles.js draws the tiles whenever an `input` event
@@ -22,8 +15,6 @@
   var LOCAL_KEY = "zhuoji-round-entry";
   // A field's values as the form would post them, and setting them: outbox.js's (loaded first, on every page).
   var valuesOf = window.zhuojiFields.valuesOf, setValues = window.zhuojiFields.setValues;
-
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
   function same(a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); }
 
@@ -40,7 +31,7 @@
     // Forward (or Back) the browser may show its first copy of this form again, and the server
     // leaves a writer's own changes out of what it answers a poll, so the page would never get
     // back what it typed before it left.
-    var client = form.elements.draft_client.value = Array.prototype.map.call(
+    form.elements.draft_client.value = Array.prototype.map.call(
       crypto.getRandomValues(new Uint8Array(8)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
     var baseInput = form.elements.draft_base;  // the draft version this page has seen
     var keyInput = form.elements.idempotency_key;
@@ -50,7 +41,6 @@
     var inFlight = 0;
     var applying = false, stopped = false, submitting = false;
     var told = null;         // the key whose end this page has said already
-    var mine = root.getAttribute("data-my-seat");  // sent with the poll: this phone is still at the table
 
     function seen() { return Number(baseInput.value) || 0; }
 
@@ -61,37 +51,24 @@
       document.dispatchEvent(new CustomEvent("zhuoji:pending", { detail: { form: form, names: Object.keys(dirty), base: seen() } }));
     }
 
+    /* A poll's word at the top of the log (a save's come from the server the same way; CSS shows three). */
     function note(text) {
       if (!log || !text) return;
       var item = document.createElement("li");
       item.textContent = text;
       log.insertBefore(item, log.firstChild);
-      while (log.children.length > 3) log.removeChild(log.lastChild);
     }
 
     /* Recorded, or the correction ended: no more saving or polling (htmx stops polling an
-     * element gone from the page); `bar`, the server's words for it, replaces the draft bar. */
+     * element gone from the page). The server's words for it (the poll's `bar`, or the bar a save
+     * swapped in already) replace the draft bar and the sticky bar's buttons, out of band. */
     function stop(bar) {
       stopped = true;
       dirty = {};
       showPending();
       root.classList.add("is-recorded");
       poll.remove();
-      var old = document.getElementById("draft-bar");
-      if (bar && old && !old.hasAttribute("data-draft-recorded")) old.outerHTML = bar;
-      // said where the thumb is too: in the sticky bar, in place of 记下这一局 / 保存修改 (CSS hides them)
-      var done = document.querySelector("#draft-bar .draft-done"), sticky = form.querySelector(".submit-bar");
-      if (done && sticky && !sticky.querySelector(".draft-done")) sticky.appendChild(done.cloneNode(true));
-    }
-
-    /* After each save: the draft's key (a new draft after a throw-away has its own), the notes. */
-    function readBar() {
-      var bar = document.getElementById("draft-bar");
-      if (!bar) return;
-      var key = bar.getAttribute("data-draft-key");
-      if (key && keyInput.value !== key) { keyInput.value = key; baseInput.value = "0"; }
-      each(bar.querySelectorAll("[data-draft-notes] li"), function (li) { note(li.textContent); li.remove(); });
-      if (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended")) stop();
+      if (bar) window.htmx.swap(form, bar, { swapStyle: "none" });
     }
 
     form.addEventListener("input", function (event) {
@@ -123,16 +100,19 @@
         if (same(valuesOf(form, name), sent[name])) delete dirty[name];
       });
       showPending();
-      readBar();
     });
-    document.body.addEventListener("htmx:oobAfterSwap", readBar);
+    // A save's answer swapped in a bar that says the round was recorded, or the correction ended,
+    // meanwhile (a new draft's key and the notes it puts into place itself).
+    document.body.addEventListener("htmx:oobAfterSwap", function () {
+      var bar = document.getElementById("draft-bar");
+      if (!stopped && bar && (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended"))) stop();
+    });
 
     function apply(data) {
       if (stopped) return;
       if (data.bar) { stop(data.bar); return; }  // recorded, or the correction saved or thrown away
-      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one, and it says so
-        if (data.deleted && told !== keyInput.value) note(root.getAttribute("data-deleted-text").replace("{n}", data.deleted));
-        else if (saved) note(root.getAttribute("data-gone-text"));
+      if (data.gone) {  // thrown away (or recorded and deleted): this page's next change starts a new one
+        if (data.deleted ? told !== keyInput.value : saved) note(data.note);  // the server's words, said once
         told = keyInput.value;
         saved = false;
         baseInput.value = "0";
@@ -159,15 +139,11 @@
       if (data.state && !inFlight && !Object.keys(dirty).length) window.htmx.swap(form, data.state, { swapStyle: "none" });
     }
 
-    // The poll (htmx: its interval, one at a time, 204 as nothing; its network errors reach the
-    // 没有网络 banner and the outbox as htmx events): asks with what this page has, not while hidden.
+    // The poll (htmx: its interval, one at a time, 204 as nothing, what this page has by
+    // hx-include; its network errors reach the 没有网络 banner and the outbox as htmx events):
+    // not while hidden (a trigger filter would need unsafe-eval).
     poll.addEventListener("htmx:configRequest", function (event) {
-      if (stopped || document.visibilityState !== "visible") { event.preventDefault(); return; }
-      var query = event.detail.parameters;
-      query.since = seen();
-      query.client = client;
-      query.key = keyInput.value;
-      if (mine) query.me = mine;
+      if (stopped || document.visibilityState !== "visible") event.preventDefault();
     });
     poll.addEventListener("htmx:beforeSwap", function (event) {
       event.detail.shouldSwap = false;  // JSON: read here, not swapped
@@ -178,19 +154,14 @@
     });
 
     /* 确认 / 有异议 by htmx (the buttons' hx-post; without JavaScript the same POST reloads the
-     * page): the seats' words come back in place, a refusal's too; with no network the outbox
-     * keeps it. A note being typed is no change of the round. */
+     * page): the seats' words come back in place, a refusal's too (the note and 代按's choice
+     * emptied by the server once taken); with no network the outbox keeps it. A note being typed
+     * is no change of the round. */
     var confirmCard = root.querySelector("#draft-confirm");
     if (confirmCard) {
       confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
       confirmCard.addEventListener("htmx:beforeSwap", function (event) {
         if (event.detail.xhr.status === 400) { event.detail.shouldSwap = true; event.detail.isError = false; }
-      });
-      confirmCard.addEventListener("htmx:afterRequest", function (event) {
-        if (event.detail.xhr.status !== 200) return;
-        var noteField = form.elements.confirm_note, proxy = root.querySelector("[data-proxy-seat]");
-        if (noteField) noteField.value = "";
-        if (proxy) proxy.value = "";  // the next tap is this phone's own again
       });
       confirmCard.addEventListener("htmx:sendError", function (event) {
         var button = event.detail.elt, body = new FormData(form);
@@ -204,16 +175,9 @@
       if (!submitting && !stopped && Object.keys(dirty).length) { event.preventDefault(); event.returnValue = ""; }
     });
 
-    // A correction sent back with problems opens at the first of them, not at the top of the form.
-    var problems = form.querySelector(".net-bar a.net-problems");
-    var first = root.hasAttribute("data-correction") && problems && document.getElementById((problems.getAttribute("href") || "").slice(1));
-    if (first) first.scrollIntoView({ block: "center" });
-
-    var card = mine ? form.querySelector('[data-seat-card="' + mine + '"]') : null;
+    // This phone's own seat (the server draws it first): its keyboard opens while the hand is empty.
+    var card = form.querySelector(".seat-card.is-mine");
     if (card) {
-      var ending = form.querySelector(".outcome-card");  // how it ended right under it: one thumb, no scrolling (issue 19)
-      if (ending) ending.parentNode.insertBefore(card, ending);
-      card.classList.add("is-mine");
       var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
       var box = card.querySelector("[data-tile-box]");
       var meiJiao = card.querySelector(".mei-jiao-switch input:checked");  // no hand to type
@@ -245,14 +209,10 @@
     redraw(form);
   }
 
-  function init() {
-    each(document.querySelectorAll("[data-draft]"), shared);
-    each(document.querySelectorAll("[data-local-draft]"), local);
-    if (document.querySelector("[data-local-draft-done]")) {
-      try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
-    }
+  // Every page loads this script with defer: the page is parsed by now.
+  document.querySelectorAll("[data-draft]").forEach(shared);
+  document.querySelectorAll("[data-local-draft]").forEach(local);
+  if (document.querySelector("[data-local-draft-done]")) {
+    try { localStorage.removeItem(LOCAL_KEY); } catch (e) { /* nothing kept */ }
   }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
 })();

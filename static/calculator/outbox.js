@@ -120,7 +120,7 @@
 
   /* Did the draft with `key` become a round? {recorded, url}, {deleted}, or {} (not yet). */
   function fate(draftUrl, key) {
-    return fetch(draftUrl + "?since=0&client=outbox&key=" + encodeURIComponent(key), { credentials: "same-origin", cache: "no-store" })
+    return fetch(draftUrl + "?draft_base=0&draft_client=outbox&idempotency_key=" + encodeURIComponent(key), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.status === 200 ? response.json() : {}; })
       .then(function (data) {
         if (data.recorded) return { recorded: data.recorded, url: data.url };
@@ -517,8 +517,8 @@
       if (!entry.record) return Promise.resolve();
       // Another phone changed this round since this phone last saw it: not recorded on its own.
       var client = (entry.record.pairs.filter(function (p) { return p[0] === "draft_client"; })[0] || [])[1] || "";
-      return fetch(entry.draft + "?since=" + entry.base + "&client=" + encodeURIComponent(client) +
-                   "&key=" + encodeURIComponent(entry.key), { credentials: "same-origin", cache: "no-store" })
+      return fetch(entry.draft + "?draft_base=" + entry.base + "&draft_client=" + encodeURIComponent(client) +
+                   "&idempotency_key=" + encodeURIComponent(entry.key), { credentials: "same-origin", cache: "no-store" })
         .then(function (response) { return response.status === 200 ? response.json() : {}; })
         .then(function (data) {
           if (data.recorded) { keep(id, null); say(place, word("recorded", data.recorded), data.url); return null; }

@@ -96,17 +96,20 @@ def test_a_phone_presses_for_a_seat_without_a_phone_and_is_refused_over_one_with
         page.locator("details.confirm-proxy summary").click()
         # 小李's phone came after 老王's page was drawn: the menu still names him, the server knows better
         expect(page.locator("#proxy-seat option")).to_have_text(["（不替别人，按我自己的）", "小李", "阿珍", "张哥"])
-        page.select_option("#proxy-seat", "3")
-        wang.tap(page.locator('#draft-confirm button[value="confirmed"]'))
-        expect(page.locator('[data-seat-word="3"]')).to_contain_text("张哥 的确认由 老王 代按")
-        expect(page.locator("#proxy-seat")).to_have_value("")  # the next tap is 老王's own again
-        expect(li.page.locator('[data-seat-word="3"]')).to_contain_text("张哥 的确认由 老王 代按", timeout=SYNC_MS)
-        expect(li.page.locator('[data-seat-word="0"]')).not_to_have_class(re.compile("is-confirmed"))
-        screenshot(li.page, "pressed-for-another-seat")
         page.select_option("#proxy-seat", "1")
         wang.tap(page.locator('#draft-confirm button[value="confirmed"]'))
         expect(page.locator("[data-confirm-error]")).to_contain_text("小李 有自己的手机在录这一局")
+        expect(page.locator("#proxy-seat")).to_have_value("1")  # refused: the choice stays, to put right
+        page.select_option("#proxy-seat", "3")
+        wang.tap(page.locator('#draft-confirm button[value="confirmed"]'))
+        expect(page.locator('[data-seat-word="3"]')).to_contain_text("张哥 的确认由 老王 代按")
+        expect(page.locator("[data-confirm-error]")).to_have_count(0)
+        expect(page.locator("#proxy-seat")).to_have_value("")  # the next tap is 老王's own again
+        expect(page.locator("#proxy-seat option")).to_have_text(["（不替别人，按我自己的）", "阿珍", "张哥"])  # as the server knows it now
+        expect(li.page.locator('[data-seat-word="3"]')).to_contain_text("张哥 的确认由 老王 代按", timeout=SYNC_MS)
+        expect(li.page.locator('[data-seat-word="0"]')).not_to_have_class(re.compile("is-confirmed"))
         expect(li.page.locator('[data-seat-word="1"]')).not_to_have_class(re.compile("is-confirmed"))
+        screenshot(li.page, "pressed-for-another-seat")
         expect(li.page.locator("#proxy-seat option")).to_have_text(["（不替别人，按我自己的）", "阿珍", "张哥"])
         assert not_reloaded(wang)
     finally:

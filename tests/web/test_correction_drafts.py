@@ -56,8 +56,8 @@ def edited(record: dict, form: dict, changed: str = "", **extra) -> dict:
 
 
 def poll(client: Client, evening: Evening, form: dict, *, since: int | None = None, number: int = 1, **extra):
-    query = {"since": since if since is not None else form["draft_base"], "client": form["draft_client"],
-             "key": form["idempotency_key"], "version": form["version"], **extra}
+    query = {"draft_base": since if since is not None else form["draft_base"], "draft_client": form["draft_client"],
+             "idempotency_key": form["idempotency_key"], "version": form["version"], **extra}
     return client.get(url("evening_round_correction_draft", evening, number), query)
 
 
@@ -197,7 +197,7 @@ def test_a_phone_that_stopped_polling_no_longer_holds_its_seat_so_another_may_pr
     def li_polls(at):
         with mock.patch("django.utils.timezone.now", return_value=at):
             return li.get(url("evening_round_draft", evening),
-                          {"since": "0", "client": client_id, "key": key, "me": "1"})
+                          {"draft_base": "0", "draft_client": client_id, "idempotency_key": key, "me": "1"})
 
     assert li_polls(start + timedelta(seconds=25)).status_code == 204  # still at the table: seen again
     later = start + timedelta(seconds=50)
@@ -223,8 +223,8 @@ def test_a_poll_claiming_another_seat_does_not_make_it_present(client):
     evening = make_evening()
     say_who(client, evening, 0)
     page = client.get(url("evening_round_new", evening)).content.decode()
-    client.get(url("evening_round_draft", evening), {"since": "0", "client": "x", "me": "3",
-                                                     "key": hidden(page, "idempotency_key")})
+    client.get(url("evening_round_draft", evening), {"draft_base": "0", "draft_client": "x", "me": "3",
+                                                     "idempotency_key": hidden(page, "idempotency_key")})
     assert "3" not in selectors.evening_draft(evening=evening).phones
 
 

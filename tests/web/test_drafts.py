@@ -127,7 +127,7 @@ def test_the_poll_answers_204_until_another_phone_changes_something(client):
     mine = open_round(client, evening)
     client.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
     version = selectors.draft_version(evening=evening)
-    poll = {"since": version, "client": mine["draft_client"], "key": mine["idempotency_key"]}
+    poll = {"draft_base": version, "draft_client": mine["draft_client"], "idempotency_key": mine["idempotency_key"]}
     assert client.get(url("evening_round_draft", evening), poll).status_code == 204
 
     theirs = open_round(Client(), evening)
@@ -150,7 +150,9 @@ def test_two_phones_changing_the_same_field_hear_about_it(client):
                 typed("E1", {**li, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
     answer = other.post(url("evening_round_preview", evening),
                         typed("E1", {**ah, "draft_base": base}, changed="turned", turned="7s"), **HTMX)
-    assert "小李 也改了翻牌：6条" in answer.content.decode()
+    notes = re.search(r'<ul hx-swap-oob="afterbegin:#draft-log">(.*?)</ul>', answer.content.decode(), re.S).group(1)
+    assert "小李 也改了翻牌：6条" in notes  # into the page's log, by htmx
+    assert 'name="idempotency_key"' not in answer.content.decode()  # the same draft: the form's key stays
 
 
 def test_the_same_chicken_discard_typed_on_a_second_phone_is_named_as_a_clash(client):
@@ -177,9 +179,11 @@ def test_the_poll_says_when_the_draft_became_a_round(client):
     evening = make_evening()
     form = open_round(client, evening)
     client.post(url("evening_round_new", evening), typed("E1", form))
-    answer = client.get(url("evening_round_draft", evening), {"since": "3", "key": form["idempotency_key"]}).json()
+    answer = client.get(url("evening_round_draft", evening), {"draft_base": "3", "idempotency_key": form["idempotency_key"]}).json()
     assert answer["recorded"] == 1 and answer["url"] == url("evening_round", evening, 1)
     assert "这一局已经记成第1局了" in answer["bar"] and f'href="{answer["url"]}"' in answer["bar"]  # what the page shows
+    assert re.search(r'<p class="draft-done" id="draft-done-sticky" hx-swap-oob="true"><a href="[^"]+">这一局已经记成第1局了',
+                     answer["bar"])  # where the thumb is too, in place of 记下这一局
 
 
 def test_a_read_only_address_neither_shows_nor_changes_the_draft(client):
@@ -338,16 +342,19 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
     a, b, c = client, Client(), Client()
     a_form, b_form = open_round(a, evening), open_round(b, evening)
     assert a.post(url("evening_round_new", evening), typed("E1", a_form)).status_code == 302
-    poll = {"since": "1", "client": b_form["draft_client"], "key": b_form["idempotency_key"]}
+    poll = {"draft_base": "1", "draft_client": b_form["draft_client"], "idempotency_key": b_form["idempotency_key"]}
     assert b.get(url("evening_round_draft", evening), poll).json()["recorded"] == 1
     a.post(url("evening_round_delete", evening, 1), {"version": "1"})
     assert not Round.objects.filter(evening=evening).exists()
-    assert b.get(url("evening_round_draft", evening), poll).json() == {"gone": True, "deleted": 1}
+    assert b.get(url("evening_round_draft", evening), poll).json() == {
+        "gone": True, "deleted": 1, "note": "这一局记成了第1局，后来又被删了。再改一处，就从这部手机上的开始新的录入。"}
     late = b.post(url("evening_round_preview", evening), typed("E2", b_form, changed="turned"), **HTMX)
     bar = late.content.decode()
     assert "第1局记下以后又被删了" in bar
-    new_key = re.search(r'data-draft-key="([^"]+)"', bar).group(1)
-    assert new_key != b_form["idempotency_key"]  # the page takes the new key from the bar
+    new_key = re.search(r'<input type="hidden" name="idempotency_key" value="([^"]+)" id="entry-idempotency_key" '
+                        r'hx-swap-oob="true">', bar).group(1)
+    assert new_key != b_form["idempotency_key"]  # the answer puts the new key into the page's form
+    assert '<input type="hidden" name="draft_base" value="0" id="entry-draft_base" hx-swap-oob="true">' in bar
     for example in ("E1", "E2", "E3"):
         response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
         assert response.status_code == 302, response.content.decode()[:500]
@@ -365,19 +372,19 @@ def test_the_poll_brings_every_seats_word_and_the_result_with_the_tiles(client):
     wang = say_who(client, evening, 0)
     wang_form, li_form = open_round(wang, evening), open_round(li, evening)
     wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
-    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": li_form["draft_client"], "idempotency_key": li_form["idempotency_key"]}
     answer = li.get(url("evening_round_draft", evening), poll).json()
     state = answer["state"]
     assert 'id="entry-net-bar"' in state and "data-net" in state  # the result, before 小李 sent anything
     assert 'id="draft-confirm-state" data-ready="1"' in state and "还没确认" in state
     assert 'id="entry-seat1-preview"' in state  # each seat's progress
-    poll["since"] = str(answer["version"])
+    poll["draft_base"] = str(answer["version"])
     assert li.get(url("evening_round_draft", evening), poll).status_code == 204
     response = wang.post(url("evening_round_draft_confirm", evening),
                          typed("E1", wang_form, verdict="disputed", confirm_note="翻牌不对"), **HTMX)
     assert response.status_code == 200 and 'data-seat-word="0"' in response.content.decode()  # swapped in place
     answer = li.get(url("evening_round_draft", evening), poll).json()
-    assert answer["fields"] == {} and answer["version"] > int(poll["since"])
+    assert answer["fields"] == {} and answer["version"] > int(poll["draft_base"])
     assert "翻牌不对" in answer["state"]
     assert "老王</b> 有异议：翻牌不对" in answer["state"]
 
@@ -401,6 +408,28 @@ def test_a_phone_confirms_for_a_seat_without_a_phone_and_every_phone_is_told_who
     word = Round.objects.get(evening=evening).confirmations.get()
     assert (word.seat, word.verdict, word.by) == (3, "confirmed", "老王")
     assert "张哥 的确认由 老王 代按" in client.get(url("evening_round", evening, 1)).content.decode()
+
+
+def test_a_word_taken_by_htmx_brings_back_an_empty_note_and_proxy_choice_and_a_refusal_keeps_them(client):
+    """After 确认 / 有异议 the phone's next word starts afresh (its note gone, its own seat again);
+    a word refused leaves what the phone typed and chose, to put right."""
+    evening = make_evening()
+    wang = say_who(client, evening, 0)
+    form = open_round(wang, evening)
+    open_round(say_who(Client(), evening, 1), evening)  # 小李's own phone is here
+    address = url("evening_round_draft_confirm", evening)
+    taken = wang.post(address, typed("E1", form, verdict="disputed", confirm_note="翻牌不对", proxy_seat="3"), **HTMX)
+    answer = taken.content.decode()
+    assert taken.status_code == 200 and "张哥 的异议由 老王 代按" in answer
+    note = re.search(r'<input[^>]*name="confirm_note"[^>]*>', answer).group(0)
+    assert 'hx-swap-oob="true"' in note and "value=" not in note
+    proxy = re.search(r'<select id="proxy-seat"[^>]*hx-swap-oob="true".*?</select>', answer, re.S).group(0)
+    assert "selected" not in proxy and "阿珍" in proxy and "小李" not in proxy
+    refused = wang.post(address, typed("E1", form, verdict="confirmed", confirm_note="再看看", proxy_seat="1"), **HTMX)
+    assert refused.status_code == 400 and "小李 有自己的手机在录这一局" in refused.content.decode()
+    assert "hx-swap-oob" not in refused.content.decode()
+    own = wang.post(address, typed("E1", form, verdict="confirmed"), **HTMX).content.decode()
+    assert 'name="confirm_note"' in own and 'id="proxy-seat"' not in own  # a page without the menu gets none
 
 
 def test_a_phone_without_a_name_still_confirms_with_the_menu_but_not_over_a_present_phone(client):
@@ -452,14 +481,14 @@ def test_a_word_said_before_the_round_changed_is_asked_again_in_words(client):
     wang_form, li_form = open_round(wang, evening), open_round(li, evening)
     wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
     wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed"), **HTMX)
-    poll = {"since": "0", "client": li_form["draft_client"], "key": li_form["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": li_form["draft_client"], "idempotency_key": li_form["idempotency_key"]}
     state = li.get(url("evening_round_draft", evening), poll).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> ✓', state)
     assert "请再确认" not in state
     other_turned = "6p" if example_record("E1")["turned"] != "6p" else "7p"
     li.post(url("evening_round_preview", evening), typed("E1", li_form, changed="turned", turned=other_turned), **HTMX)
-    state = wang.get(url("evening_round_draft", evening), {"since": "0", "client": wang_form["draft_client"],
-                                                           "key": wang_form["idempotency_key"]}).json()["state"]
+    state = wang.get(url("evening_round_draft", evening), {"draft_base": "0", "draft_client": wang_form["draft_client"],
+                                                           "idempotency_key": wang_form["idempotency_key"]}).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> <span class="muted" data-word-stale>确认以后牌又改了，请再确认', state)
     assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted">还没确认', state)
 
@@ -474,13 +503,13 @@ def test_a_box_unticked_on_one_phone_is_unticked_on_the_others_and_in_the_draft(
     ticked = typed("E1", mine, changed="seat3-mei_jiao")
     ticked["seat3-mei_jiao"] = "on"
     client.post(url("evening_round_preview", evening), ticked, **HTMX)
-    poll = {"since": "0", "client": theirs["draft_client"], "key": theirs["idempotency_key"]}
+    poll = {"draft_base": "0", "draft_client": theirs["draft_client"], "idempotency_key": theirs["idempotency_key"]}
     answer = other.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"]["seat3-mei_jiao"] == ["on"]
     unticked = typed("E1", mine, changed="seat3-mei_jiao")
     unticked.pop("seat3-mei_jiao", None)
     client.post(url("evening_round_preview", evening), unticked, **HTMX)
-    poll["since"] = str(answer["version"])
+    poll["draft_base"] = str(answer["version"])
     answer = other.get(url("evening_round_draft", evening), poll).json()
     assert answer["fields"]["seat3-mei_jiao"] == []
     reopened = client.get(url("evening_round_new", evening)).content.decode()

@@ -75,14 +75,14 @@ def test_an_unchanged_draft_poll_is_answered_in_no_query_until_another_phone_typ
     evening = make_evening()
     mine = open_round(client, evening)
     client.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
-    poll = {"since": selectors.draft_version(evening=evening), "client": mine["draft_client"],
-            "key": mine["idempotency_key"]}
+    poll = {"draft_base": selectors.draft_version(evening=evening), "draft_client": mine["draft_client"],
+            "idempotency_key": mine["idempotency_key"]}
     assert client.get(url("evening_round_draft", evening), poll).status_code == 204
     with django_assert_num_queries(0):
         assert client.get(url("evening_round_draft", evening), poll).status_code == 204
     theirs = open_round(Client(), evening)
     Client().post(url("evening_round_preview", evening),
-                  typed("E1", {**theirs, "draft_base": str(poll["since"])}, changed="turned", turned="6s"), **HTMX)
+                  typed("E1", {**theirs, "draft_base": str(poll["draft_base"])}, changed="turned", turned="6s"), **HTMX)
     assert client.get(url("evening_round_draft", evening), poll).json()["fields"] == {"turned": ["6s"]}
 
 
@@ -121,7 +121,7 @@ def test_a_named_phone_polling_is_kept_present_without_moving_the_cached_answer(
     evening = make_evening()
     client.post(url("evening_me", evening), {"seat": "1"})
     mine = open_round(client, evening)
-    poll = {"since": 0, "client": mine["draft_client"], "key": mine["idempotency_key"], "me": "1"}
+    poll = {"draft_base": 0, "draft_client": mine["draft_client"], "idempotency_key": mine["idempotency_key"], "me": "1"}
     assert client.get(url("evening_round_draft", evening), poll).status_code == 204
     with django_assert_num_queries(0):
         assert client.get(url("evening_round_draft", evening), poll).status_code == 204

@@ -255,7 +255,7 @@
     var count = countOf(active, parse(active.value) || []);
     var form = active.closest("form");
     if (count.have < count.limit) return;
-    // A phone that said who it is (draft.js marks its card) is done with its own hand: the
+    // A phone that said who it is (the server marks its card) is done with its own hand: the
     // other hands are the other phones' to type.
     if (cardOf(active).classList.contains("is-mine")) { close(); return; }
     var cards = Array.prototype.slice.call(form.querySelectorAll("[data-seat-card]"));

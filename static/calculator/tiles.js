@@ -12,6 +12,7 @@
 
   var SUITS = "mps";
   var SUIT_HANZI = { m: "万", p: "筒", s: "条" };
+  var FIELDS = "input, select, textarea";
   var ALIASES = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s", M: "m", P: "p", S: "s",
                   "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9" };
 
@@ -481,8 +482,12 @@
     // The server's answer (its own, or the draft poll's) is morphed in by htmx (hx-swap-oob="morph":
     // only what changed is touched); its counts are as the request left, so they catch up with the
     // taps made since, in the same task.
-    document.addEventListener("htmx:oobBeforeSwap", function (event) {  // most answers change one seat's standing
-      if (event.detail.target.isEqualNode(event.detail.fragment.firstElementChild)) event.detail.shouldSwap = false;
+    // Most answers change one seat's standing: an equal piece is left alone. Not a field: what was
+    // typed into it is no attribute, so it would read as equal to the server's empty one.
+    document.addEventListener("htmx:oobBeforeSwap", function (event) {
+      var target = event.detail.target;
+      if (!target.matches(FIELDS) && !target.querySelector(FIELDS) &&
+          target.isEqualNode(event.detail.fragment.firstElementChild)) event.detail.shouldSwap = false;
     });
     document.addEventListener("htmx:afterSwap", function (event) {
       var form = event.target.closest && event.target.closest("[data-round-form]");

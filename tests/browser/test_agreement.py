@@ -67,6 +67,7 @@ def test_a_word_on_one_phone_shows_on_the_other_three_and_every_net_bar_fills_in
                                                                              timeout=SYNC_MS)
             expect(phone.page.locator('[data-seat-word="2"]')).to_contain_text("有异议：翻牌不对", timeout=SYNC_MS)
             assert not_reloaded(phone)
+        expect(table[2].page.locator('#draft-confirm [name="confirm_note"]')).to_have_value("")  # said: ready for the next
         screenshot(table[0].page, "words-on-another-phone")
         # every seat had its own phone when the last one opened: it is offered nobody to press for
         expect(table[3].page.locator("#proxy-seat")).to_have_count(0)

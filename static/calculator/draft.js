@@ -206,7 +206,8 @@
     Object.keys(stored).forEach(function (name) {
       if (name !== "players" && form.elements[name]) setValues(form, name, stored[name]);
     });
-    redraw(form);
+    // drawn, and asked of the server, once htmx listens (it starts on DOMContentLoaded, after this deferred script)
+    document.addEventListener("DOMContentLoaded", function () { redraw(form); });
   }
 
   // Every page loads this script with defer: the page is parsed by now.

@@ -75,6 +75,9 @@ def test_phones_enter_one_round_together_and_see_each_others_tiles(live_server, 
         # told, the page offers the round instead of 记下这一局, where the thumb is too
         expect(table[0].page.locator(".submit-bar .draft-done")).to_contain_text("第1局")
         expect(table[0].page.get_by_role("button", name="记下这一局")).to_be_hidden()
+        # and takes no more typing, which would go nowhere: no keyboard, the cards take no taps
+        expect(table[0].page.locator("[data-tile-keyboard]")).to_be_hidden()
+        expect(table[0].page.locator('[data-seat-card="0"]')).to_have_css("pointer-events", "none")
         # a tap already on its way before the page was told: the same round, not a second
         with table[0].page.expect_navigation():
             table[0].page.locator("form[data-round-form]").evaluate("(form) => form.requestSubmit()")
@@ -254,6 +257,8 @@ def test_the_round_page_without_an_evening_keeps_its_entry_in_the_browser(live_s
     expect(chips(page, 1)).to_have_count(hand_size(record, 1))
     expect(page.locator("#id_seat0-name")).to_have_value("阿梅")
     expect(page.locator("#id_turned")).to_have_value("5m")
+    for seat in (0, 1):  # and the server's reading of what came back, not 待输入 until the next change
+        expect(page.locator(f'[data-seat-card="{seat}"] .seat-standing')).not_to_contain_text("待输入")
     screenshot(page, "reloaded")
     page.goto(live_server.url + "/")
     page.go_back()

@@ -162,8 +162,9 @@ RULES: list[tuple[str, str, str]] = [
      gettext_noop("四组都碰了杠了，手里只剩一张单钓它的对子，胡了是单钓：{dan_diao}；一门的清单钓（双清）：{qing_dan_diao}。"
                   "比大对子、清大对大时按它算，牌型照样不叠加，怎么付照 R11–R14。{v_dan_diao}")),
     ("R61", gettext_noop("多龙七对"),
-     gettext_noop("七对里有两个或三个四张一样：双龙七对 {shuang_long}、三龙七对 {san_long}；一门的 {qing_shuang_long}、"
-                  "{qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。{v_duo_long}")),
+     gettext_noop("七对里有两个或三个四张一样：双龙七对 {shuang_long}、三龙七对 {san_long}；一门的清双龙七对 "
+                  "{qing_shuang_long}、清三龙七对 {qing_san_long}（比龙七对、清龙七对每多一个四张一样加 {duo_long}）。"
+                  "{v_duo_long}")),
     ("R62", gettext_noop("天胡、地胡"),
      gettext_noop("庄家起手 14 张就胡是天胡，闲家第一次摸牌就自摸是地胡（记录里勾上“天胡/地胡”）："
                   "其余每家付天胡 {tian_hu}、地胡 {di_hu}，不管牌型。这就是每家付的全部：不再加自摸的 1、报听或杠上开花"

@@ -124,6 +124,6 @@ def test_several_dragons_left_off_read_as_the_one_dragon_they_count_as():
         return next(r.text for s in rules_page(rules).sections for r in s.rules if r.number == "R61")
 
     off = r61(PRESETS["guiyang"])  # 双龙七对 20 番 beside 不用这一条 read as a rule that pays nothing more
-    assert "双龙七对 同龙七对（20 番）" in off and "一门的 同清龙七对（30 番）" in off and "本规则不用这一条" in off, off
+    assert "双龙七对 同龙七对（20 番）" in off and "一门的清双龙七对 同清龙七对（30 番）" in off and "本规则不用这一条" in off, off
     played, problems = rules_for("guiyang", {"duo_long": 5})
     assert not problems and "双龙七对 25 番、三龙七对 30 番" in r61(played)

@@ -299,13 +299,15 @@ class LenientForm(forms.Form):
 class DraftPostForm(LenientForm):
     """What an evening's round form posts about its draft (录入中) beside the round: the version
     its page was drawn from, the page's own writer id, the fields it changed and has not saved
-    yet (names, comma-separated) and the round's idempotency key. A value the page would not
-    write counts as absent; the round itself is checked by the round form."""
+    yet (names, comma-separated), the round's idempotency key and, for 改这局, the stored round's
+    version the page was drawn from. A value the page would not write counts as absent; the round
+    itself is checked by the round form."""
 
     draft_base = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
     draft_client = forms.CharField(max_length=40, required=False)
     draft_changed = forms.CharField(required=False)
     idempotency_key = forms.UUIDField(required=False)
+    version = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
 
     @property
     def saves(self) -> bool:
@@ -333,8 +335,6 @@ class DraftPollForm(DraftPostForm):
     """The draft poll's query: the round form's own hidden fields (the version and key the page
     has, its writer id, whose own changes are left out of the answer; htmx includes them) and, for
     改这局, the round's version the page was drawn from."""
-
-    version = forms.IntegerField(min_value=0, max_value=999_999_999, required=False)
 
 
 class DraftConfirmForm(forms.Form):

@@ -222,6 +222,9 @@ def round_preview(request, evening: Evening):
                        notes=_overlap_notes(saved, selectors.evening_names(evening=evening)),
                        renewed=saved.draft is not None and saved.draft.idempotency_key != posted.key,
                        with_words=round_ is None, words=_draft_words(evening, entry, saved.draft) if round_ is None else None)
+        if round_ and saved.ended:  # saved or thrown away on another phone meanwhile: which, and the way there
+            end = _correction_end(evening, round_.number, round_, posted.value("version", 0))
+            context.update(done=end["done"], url=end["url"])
     return render(request, "calculator/partials/_draft_preview.html", context)
 
 
@@ -310,19 +313,29 @@ def _ended(request, words: str, url: str, **answer) -> JsonResponse:
     return JsonResponse({**answer, "url": url, "bar": bar})
 
 
+def _correction_end(evening: Evening, number: int, round_: Round | None, version: int) -> dict:
+    """How 改这局 on round `number` ended, for a page that finds its draft gone (its poll, or its own
+    save): saved when the round moved past the page's `version`, else thrown away (or the round
+    deleted with it). The words and the way there (`done`, `url`) and the poll's `recorded`/`gone`."""
+    thrown_away = _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
+    if round_ is None:
+        return {"done": thrown_away, "url": reverse("calculator:evening_detail", args=[evening.token]), "gone": True}
+    url = reverse("calculator:evening_round", args=[evening.token, number])
+    if round_.version > version:
+        return {"done": _("第{n}局改好了，每家再确认一次 ›").format(n=number), "url": url, "recorded": number}
+    return {"done": thrown_away, "url": url, "gone": True}
+
+
 def _correction_poll(request, evening: Evening, number: int):
     poll = DraftPollForm(request.GET)
-    thrown_away = _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
     try:
         round_ = round_or_404(evening, number)
     except RoundDeleted:  # and its correction with it
-        return _ended(request, thrown_away, reverse("calculator:evening_detail", args=[evening.token]), gone=True)
-    draft = selectors.correction_draft(evening=evening, number=number)
+        round_ = None
+    draft = selectors.correction_draft(evening=evening, number=number) if round_ else None
     if draft is None:
-        url = reverse("calculator:evening_round", args=[evening.token, number])
-        if round_.version > poll.value("version", 0):
-            return _ended(request, _("第{n}局改好了，每家再确认一次 ›").format(n=number), url, recorded=number)
-        return _ended(request, thrown_away, url, gone=True)
+        end = _correction_end(evening, number, round_, poll.value("version", 0))
+        return _ended(request, end.pop("done"), end.pop("url"), **end)
     if draft.version == poll.base and draft.idempotency_key == poll.key:
         return HttpResponse(status=204)
     return _draft_changes(request, evening, draft, poll, round_=round_)

@@ -119,11 +119,23 @@ def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(clie
     fixed = {**example_record("E1"), "turned": "8m"}
     bar = client.post(url("evening_round_preview", evening) + "?round=1",
                       edited(fixed, form, changed="turned"), **HTMX).content.decode()
-    assert "data-draft-ended" in bar and "已经在别的手机上保存或扔掉了" in bar
+    assert "data-draft-ended" in bar and "这次修改在别的手机上扔掉了" in bar  # which of the two, not "saved or thrown away"
     assert not RoundDraft.objects.filter(evening=evening).exists()
     ended = poll(client, evening, form).json()
     assert "这次修改在别的手机上扔掉了" in ended.pop("bar")
     assert ended == {"gone": True, "url": url("evening_round", evening, 1)}
+
+
+def test_a_late_write_after_the_correction_was_saved_elsewhere_says_it_was_saved(client):
+    evening = make_evening()
+    round_ = stored_e1(evening)
+    form = open_edit(client, evening)
+    services.round_correct(round=round_, record={**example_record("E1"), "turned": "9m"}, expected_version=1)
+    fixed = {**example_record("E1"), "turned": "8m"}
+    bar = client.post(url("evening_round_preview", evening) + "?round=1",
+                      edited(fixed, form, changed="turned"), **HTMX).content.decode()
+    assert "data-draft-ended" in bar and "第1局改好了，每家再确认一次" in bar and "扔掉" not in bar
+    assert Round.objects.get(evening=evening).record["turned"] == "9m"  # the late write wrote nothing
 
 
 def test_throwing_the_correction_away_ends_it_for_every_phone_and_keeps_the_round(client):

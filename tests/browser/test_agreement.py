@@ -100,6 +100,10 @@ def test_a_phone_presses_for_a_seat_without_a_phone_and_is_refused_over_one_with
         page.select_option("#proxy-seat", "1")
         wang.tap(page.locator('#draft-confirm button[value="confirmed"]'))
         expect(page.locator("[data-confirm-error]")).to_contain_text("小李 有自己的手机在录这一局")
+        for _poll in range(2):  # and it stays while the page polls on (the refused POST saved the draft)
+            with page.expect_response(lambda r: "/rounds/draft/?" in r.url):
+                pass
+        expect(page.locator("[data-confirm-error]")).to_contain_text("小李 有自己的手机在录这一局", timeout=1)
         expect(page.locator("#proxy-seat")).to_have_value("1")  # refused: the choice stays, to put right
         page.select_option("#proxy-seat", "3")
         wang.tap(page.locator('#draft-confirm button[value="confirmed"]'))

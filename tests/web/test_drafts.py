@@ -427,7 +427,8 @@ def test_a_word_taken_by_htmx_brings_back_an_empty_note_and_proxy_choice_and_a_r
     assert "selected" not in proxy and "阿珍" in proxy and "小李" not in proxy
     refused = wang.post(address, typed("E1", form, verdict="confirmed", confirm_note="再看看", proxy_seat="1"), **HTMX)
     assert refused.status_code == 400 and "小李 有自己的手机在录这一局" in refused.content.decode()
-    assert "hx-swap-oob" not in refused.content.decode()
+    assert 'id="confirm-note"' not in refused.content.decode() and 'id="proxy-seat"' not in refused.content.decode()
+    assert 'id="draft-confirm-error" hx-swap-oob="true"' in refused.content.decode()  # the why, in its own place
     own = wang.post(address, typed("E1", form, verdict="confirmed"), **HTMX).content.decode()
     assert 'name="confirm_note"' in own and 'id="proxy-seat"' not in own  # a page without the menu gets none
 

@@ -354,6 +354,11 @@ class DraftConfirmForm(forms.Form):
         data = self.cleaned_data
         return next((s for s in (data.get("proxy_seat"), data.get("confirm_seat"), mine) if s is not None), None)
 
+    @property
+    def from_proxy_menu(self) -> bool:
+        """The page has the 代按 menu (it posts its choice, even 按我自己的): a word taken resets it."""
+        return "proxy_seat" in self.data
+
 
 class PreviewForm(forms.Form):
     """The live preview's query: ?round=<number> when a stored round is corrected (R42)."""

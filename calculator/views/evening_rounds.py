@@ -392,7 +392,7 @@ def round_draft_confirm(request, evening: Evening):
         return render(request, "calculator/partials/_draft_confirm_state.html", {
             "oob": False, "error": error, "words": _draft_words(evening, entry, draft),
             "taken": error is None, "form_id": f"{entry.dom_prefix}-form",
-            "proxy_seats": _proxy_seats(evening, mine), "proxy_on_page": "proxy_seat" in request.POST,
+            "proxy_seats": _proxy_seats(evening, mine), "proxy_on_page": word.from_proxy_menu,
         }, status=200 if error is None else 400)
     if error:
         messages.error(request, error)

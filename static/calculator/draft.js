@@ -174,15 +174,6 @@
     window.addEventListener("beforeunload", function (event) {
       if (!submitting && !stopped && Object.keys(dirty).length) { event.preventDefault(); event.returnValue = ""; }
     });
-
-    // This phone's own seat (the server draws it first): its keyboard opens while the hand is empty.
-    var card = form.querySelector(".seat-card.is-mine");
-    if (card) {
-      var hand = card.querySelector('[data-tile-field="concealed"] input.tile-notation');
-      var box = card.querySelector("[data-tile-box]");
-      var meiJiao = card.querySelector(".mei-jiao-switch input:checked");  // no hand to type
-      if (hand && box && !hand.value && !meiJiao) box.click();
-    }
   }
 
   /* -- the stateless /round/ page: kept in this browser ------------------------------------ */

@@ -159,7 +159,7 @@
 
   function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
 
-  /* A select, radio or checkbox changed as if by hand: the preview, the counts and drafts follow. */
+  /* A field changed as if by hand: the preview, the chips and counts (in this same frame) and drafts follow. */
   function setField(el, value) {
     if (el.type === "checkbox" || el.type === "radio") el.checked = value; else el.value = value;
     el.dispatchEvent(new Event("input", { bubbles: true }));
@@ -300,11 +300,6 @@
     if (input.checked && tile && !tile.value && active !== tile && !isDraw(form)) open(tile);
   }
 
-  function setTiles(input, tiles) {  // the input listener below draws the chips, in this same frame
-    input.value = format(tiles);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  }
-
   /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
    * keyboard, and back to the box when it closes; a finger's tap leaves focus where it is. */
   function open(input, withFocus) {
@@ -313,22 +308,14 @@
     var box = boxOf(input);
     keyboard.querySelector("[data-kb-label]").textContent = box.getAttribute("data-label");
     keyboard.hidden = false;
-    keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input);
-    armMeld(null); setGroup(null); hideFrom();  // nothing armed on a fresh box
     document.body.classList.add("kb-open", "kb-room");
-    render(input);
-    if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });  // a hand with its seat's name
-    else bringIntoSight(box);
+    setGroup(null); hideFrom(); armMeld(null);  // nothing armed on a fresh box (armMeld draws the keyboard for it)
+    // A hand shows with its seat's name; a one-tile box (胡的哪张, 翻牌) scrolls only as far as
+    // needed to show above the keyboard (app.css's scroll-padding while it is open): what was in
+    // sight mostly stays (the winners above it, the phone's own card).
+    if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });
+    else box.scrollIntoView({ block: "nearest", behavior: "instant" });
     if (withFocus) (keyboard.querySelector("[data-key]:not(:disabled)") || keyboard.querySelector("[data-kb-meld]")).focus({ preventScroll: true });
-  }
-
-  /* A one-tile box (胡的哪张, 翻牌) scrolled only as far as needed to show above the keyboard: what
-   * was in sight mostly stays (the winners above it, the phone's own card). */
-  function bringIntoSight(box) {
-    var r = box.getBoundingClientRect(), nav = document.querySelector(".app-nav");
-    var top = (nav ? nav.getBoundingClientRect().bottom : 0) + 8, bottom = keyboard.getBoundingClientRect().top - 8;
-    if (r.bottom > bottom) window.scrollBy({ top: r.bottom - bottom, behavior: "instant" });
-    else if (r.top < top) window.scrollBy({ top: r.top - top, behavior: "instant" });
   }
 
   function close() {
@@ -357,7 +344,7 @@
     lastMeld = null;
     var stack = added[active.id] = added[active.id] || [];
     group.forEach(function (t) { stack.push(t); });
-    setTiles(active, tiles.concat(group));
+    setField(active, format(tiles.concat(group)));
     maybeAdvance();
   }
 
@@ -378,14 +365,14 @@
     var code = stack.length ? stack.pop() : tiles[tiles.length - 1];
     var at = tiles.lastIndexOf(code);
     tiles.splice(at < 0 ? tiles.length - 1 : at, 1);
-    setTiles(active, tiles);
+    setField(active, format(tiles));
   }
 
   function removeChip(input, code) {
     var tiles = parse(input.value) || [];
     var at = tiles.indexOf(code);
     if (at >= 0) tiles.splice(at, 1);
-    setTiles(input, tiles);
+    setField(input, format(tiles));
   }
 
   /* A seat's new name shows at once wherever the seat is offered as a choice (seat options are
@@ -438,7 +425,7 @@
       var from = event.target.closest("[data-kb-from-seat]");
       if (from && active) { chooseFrom(from.getAttribute("data-kb-from-seat")); return; }
       if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
-      if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setTiles(active, []); return; }
+      if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setField(active, ""); return; }
       if (event.target.closest("[data-kb-done]")) { close(); return; }
       var answer = event.target.closest("[data-set-fields]");
       if (answer) { setFields(answer); return; }
@@ -494,6 +481,11 @@
       if (form) form.querySelectorAll("input.tile-notation").forEach(function (input) { renderCount(input, parse(input.value)); });
     });
     renderAll();
+    // This phone's own seat (the server draws it first, with what outbox.js kept put back): its
+    // keyboard opens while the hand is empty.
+    var mine = document.querySelector("[data-round-form] .seat-card.is-mine");
+    var hand = mine && mine.querySelector('input.tile-notation[name$="-concealed"]');
+    if (hand && !hand.value && !hidesHand(mine)) open(hand);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -300,8 +300,9 @@
     if (input.checked && tile && !tile.value && active !== tile && !isDraw(form)) open(tile);
   }
 
-  /* From a hardware keyboard or a screen reader (Enter/Space on a box) focus moves into the
-   * keyboard, and back to the box when it closes; a finger's tap leaves focus where it is. */
+  /* From a hardware keyboard or a screen reader (Enter/Space on a box: a click of no pointer,
+   * `detail` 0) focus moves into the keyboard, and back to the box when it closes; a finger's tap
+   * leaves focus where it is. */
   function open(input, withFocus) {
     if (active && active !== input) close();
     active = input;
@@ -434,18 +435,12 @@
         var input = document.getElementById(box.getAttribute("data-for"));
         var tile = event.target.closest(".tile");
         var opening = active !== input;
-        if (opening) open(input);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
+        if (opening) open(input, event.detail === 0);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
         if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"), opening);
         else if (tile && !opening) removeChip(input, tile.getAttribute("data-tile"));
       }
     });
-    document.addEventListener("keydown", function (event) {
-      var box = event.target.closest && event.target.closest("[data-tile-box]");
-      if (box && (event.key === "Enter" || event.key === " ")) {
-        event.preventDefault();
-        open(document.getElementById(box.getAttribute("data-for")), true);
-      } else if (event.key === "Escape") close();
-    });
+    document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
     document.addEventListener("focusin", function (event) {
       if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box], .winner-switch")) close();
     });

@@ -38,6 +38,40 @@ class Overlap:
     doubled: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Seen:
+    """The round as a phone's form held it when it asked to record it (or to save 改这局): its
+    draft fields (an unticked box absent: empty), the draft version it had seen, its writer id."""
+
+    values: dict[str, list[str]]
+    base: int
+    client: str
+
+
+class DraftOvertaken(Exception):
+    """Another phone changed the round after the asking phone last saw it: storing that phone's
+    form would silently undo those changes (the table had seen them). `overlaps`: which fields,
+    as the draft holds them now."""
+
+    def __init__(self, overlaps: list[Overlap]):
+        super().__init__(", ".join(overlap.name for overlap in overlaps))
+        self.overlaps = overlaps
+
+
+def check_seen(draft: RoundDraft | None, seen: Seen | None) -> None:
+    """Raise `DraftOvertaken` when `draft` holds a field another phone wrote after `seen.base`
+    that the phone's form does not hold as it is: what the phone asks to store is not the round
+    the table sees. Called under the evening's lock, by the write that would store it."""
+    if draft is None or seen is None:
+        return
+    overlaps = [Overlap(name=name, by=meta.get("by", ""), values=list(draft.data.get(name, [])))
+                for name, meta in sorted(draft.fields.items())
+                if meta.get("v", 0) > seen.base and meta.get("client") != seen.client
+                and list(draft.data.get(name, [])) != list(seen.values.get(name, []))]
+    if overlaps:
+        raise DraftOvertaken(overlaps)
+
+
 SAME_DISCARD_SECONDS = 20  # a tile another phone added to the same 打出的鸡 this recently, added again
 
 @dataclass

@@ -21,6 +21,7 @@ from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_recor
 from ..scoring.problems import gettext_noop as _noop
 from ..scoring.problems import problem
 from ..scoring.stats import evening_summary, round_stats
+from .drafts import Seen, check_seen
 from .evenings import lock_evening
 
 
@@ -167,6 +168,7 @@ def round_record(
     record: Mapping[str, Any],
     idempotency_key: uuid.UUID | None = None,
     by: str = "",
+    seen: Seen | None = None,
 ) -> Round:
     """记一局: score a round under the evening's rules and store it as round max + 1.
 
@@ -174,6 +176,8 @@ def round_record(
     an idempotency key already used in this evening stores nothing: it returns that round when
     the record is the same, and raises `IdempotencyKeyReused` when it is not. The draft that
     holds the key (录入中, every phone's form carries it) is consumed: it became this round.
+    `seen`: the recording phone's form, when it came from the shared draft: if another phone
+    changed the draft since that phone looked, `DraftOvertaken` and nothing is stored.
     """
     evening = lock_evening(evening)
     settlement = settle_record(_evening_record(evening, record, evening.rules))
@@ -186,6 +190,7 @@ def round_record(
         deleted = evening.changes.filter(kind=Change.DELETED, before__idempotency_key=str(idempotency_key)).first()
         if deleted is not None:
             raise IdempotencyKeyDeleted(deleted.round_number)
+        check_seen(RoundDraft.objects.filter(evening=evening, idempotency_key=idempotency_key).first(), seen)
     number = selectors.next_round_number(evening=evening)
     now = timezone.now()
     round_ = Round(evening=evening, number=number, idempotency_key=idempotency_key,
@@ -238,16 +243,20 @@ def _locked_round(round_: Round, expected_version: int | None) -> tuple[Evening,
 
 
 @transaction.atomic
-def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: int, by: str = "") -> Round:  # noqa: A002
+def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: int, by: str = "",  # noqa: A002
+                  seen: Seen | None = None) -> Round:
     """改一局 (R42): re-score this round only, under the rules it was first scored with.
 
     Raises `RoundVersionConflict` when the round is no longer at `expected_version` (someone
-    else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule.
+    else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule;
+    `DraftOvertaken` when `seen` (the saving phone's form) missed a change another phone made
+    to 改这局 since that phone looked.
     An unchanged record changes nothing and leaves no history; a changed one moves the seats'
     确认 / 有异议 into the history (the correction's `before`, with the version they were given
     on), so the table is asked again and what each seat said stays readable.
     """
     evening, current = _locked_round(round, expected_version)
+    check_seen(RoundDraft.objects.filter(evening=evening, correcting=current.number).first(), seen)
     settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
                                                played=current))
     if _same_round(settlement, current):

@@ -76,6 +76,21 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=Non
         key=None if correcting is not None else posted.key, seat=_my_seat(request, evening), correcting=correcting)
 
 
+def _as_seen(request, data=None) -> services.Seen:
+    """The round as this page's form holds it (`data`: as the view reads it), for a write that
+    must not store a round other phones have changed since this page looked."""
+    posted = DraftPostForm(request.POST)
+    return services.Seen(values=draft_fields(request.POST if data is None else data),
+                         base=posted.base, client=posted.client)
+
+
+def _overtaken_notes(overtaken: services.DraftOvertaken, names: list[str]) -> list[str]:
+    """"小李 改了翻牌：6条" for each field another phone changed after this page looked."""
+    return [_("{who} 改了{field}：{value}").format(who=overlap.by or _("另一部手机"), field=label, value=value)
+            for overlap in overtaken.overlaps
+            for label, value in [field_words(overlap.name, overlap.values, names)]]
+
+
 def _before_nets(round_: Round) -> list[str]:
     """A stored round's net per seat as the bar shows it, for "+8 → +12" while it is corrected."""
     return [signed(net) for net in round_.net]
@@ -149,8 +164,9 @@ def round_new(request, evening: Evening):
     return _round_form(request, evening, None)
 
 
-def _round_form(request, evening: Evening, draft) -> HttpResponse:
-    """round_new's form: drawn from the evening's draft (`draft`, on a GET) or the POST."""
+def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpResponse:
+    """round_new's form: drawn from the evening's draft (`draft`: on a GET, or a POST that other
+    phones' changes overtook) or the POST, which it records when it can."""
     if draft is not None:
         entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
         key, version = draft.idempotency_key, draft.version
@@ -159,10 +175,18 @@ def _round_form(request, evening: Evening, draft) -> HttpResponse:
         posted = DraftPostForm(request.POST)
         key, version = posted.key, posted.base
     recorded_as = None  # the round this form's key already recorded, when it now holds another
-    if request.method == "POST" and entry.is_valid():
+    if draft is None and request.method == "POST" and entry.is_valid():
         try:
-            round_ = services.round_record(evening=evening, record=entry.record,
-                                           idempotency_key=key, by=me(request, evening))
+            round_ = services.round_record(evening=evening, record=entry.record, idempotency_key=key,
+                                           by=me(request, evening), seen=_as_seen(request))
+        except services.DraftOvertaken as overtaken:
+            # Not this phone's old copy over what the table sees now: its own changes join the
+            # draft (the others' stay), and the form shows the round as it now is, to record again.
+            saved = _save_draft(request, evening, changed=None)
+            messages.warning(request, _("别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。"))
+            for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
+                messages.warning(request, note)
+            return _round_form(request, evening, saved.draft, status=409)
         except RecordInvalid as invalid:  # the entry checked it; only a race could get here
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         except services.IdempotencyKeyReused as reused:
@@ -188,16 +212,16 @@ def _round_form(request, evening: Evening, draft) -> HttpResponse:
         "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
         "draft_url": reverse("calculator:evening_round_draft", args=[evening.token]),
         "confirm_url": reverse("calculator:evening_round_draft_confirm", args=[evening.token]),
-        "words": _draft_words(evening, entry, draft) if request.method == "GET" else None,
+        "words": _draft_words(evening, entry, draft) if draft is not None else None,
         "names": selectors.evening_names(evening=evening),
         "draft_version": version,
         "my_seat": _my_seat(request, evening),
         "proxy_seats": _proxy_seats(evening, _my_seat(request, evening)),
     }
-    if request.method == "POST" and recorded_as is None and key is not None:
+    if draft is None and recorded_as is None and key is not None:
         _save_draft(request, evening, changed=None)  # refused: what it held is not lost
-    response = render(request, "calculator/evening/round_new.html", context)
-    return refused(response) if request.method == "POST" else response
+    response = render(request, "calculator/evening/round_new.html", context, status=status)
+    return refused(response) if draft is None and request.method == "POST" else response
 
 
 @require_POST
@@ -514,12 +538,22 @@ def round_edit(request, evening: Evening, number: int):
         # seat is asked again — the form would open a new correction nobody asked for.
         return _conflict(request, evening, number,
                          back="calculator:evening_round" if "save" in request.POST else "calculator:evening_round_edit")
+    status = 200
     if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:
             services.round_correct(round=round_, record=entry.record, expected_version=based_on,
-                                   by=me(request, evening))
+                                   by=me(request, evening), seen=_as_seen(request, data))
         except services.RoundVersionConflict:
             return _conflict(request, evening, number)
+        except services.DraftOvertaken as overtaken:  # as 记下这一局 (round_new): the table's correction, shown again
+            draft = _save_draft(request, evening, changed=None, data=data, correcting=number).draft
+            if draft is None:
+                return _conflict(request, evening, number)
+            messages.warning(request, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
+            for note in _overtaken_notes(overtaken, names):
+                messages.warning(request, note)
+            data, key, draft_version, status = draft_data(draft.data), draft.idempotency_key, draft.version, 409
+            entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=True)
         except RecordInvalid as invalid:
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         else:
@@ -539,7 +573,7 @@ def round_edit(request, evening: Evening, number: int):
                "draft_url": reverse("calculator:evening_round_correction_draft", args=[evening.token, number])
                + f"?version={based_on}",
                "my_seat": _my_seat(request, evening)}
-    if request.method == "POST" and key is not None:  # what this phone sent is the table's correction too
+    if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
         _save_draft(request, evening, changed=None, data=data, correcting=number)
     if request.method == "POST" and entry.is_valid():
         context.update({
@@ -551,7 +585,7 @@ def round_edit(request, evening: Evening, number: int):
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         })
-    response = render(request, "calculator/evening/round_edit.html", context)
+    response = render(request, "calculator/evening/round_edit.html", context, status=status)
     return refused(response) if request.method == "POST" and not entry.is_valid() else response
 
 

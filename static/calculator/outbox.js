@@ -134,6 +134,10 @@
     return match ? { recorded: match[1], url: response.url } : null;
   }
 
+  /* 409: another phone changed the round after this one last saw it; the server kept this
+   * phone's changes in the draft and stored nothing (the table looks first). */
+  function heldBy(response) { return response.status === 409 ? { held: true } : null; }
+
   function hhmm(date) {
     return ("0" + date.getHours()).slice(-2) + ":" + ("0" + date.getMinutes()).slice(-2);
   }
@@ -467,13 +471,13 @@
         sending = true;
         var pairs = pairsOf(form);
         post(form.action, pairs)
-          .then(function (response) { return recordedAt(response) || fate(id, keyInput.value); })
+          .then(function (response) { return heldBy(response) || recordedAt(response) || fate(id, keyInput.value); })
           .then(function (result) {
             entry.record = null;
             waited = 0;  // the round's fate is what to say, not the changes that went before it
             if (result.recorded) done(word("recorded", result.recorded), result.url);
             else if (result.deleted) done(word("deleted", result.deleted));
-            else done(word("refused"));
+            else done(word(result.held ? "held" : "refused"));
           })
           .catch(function () { sending = false; network(false); });
         return;
@@ -534,12 +538,12 @@
             return null;
           }
           return post(entry.form, entry.record.pairs)
-            .then(function (response) { return recordedAt(response) || fate(entry.draft, entry.key); })
+            .then(function (response) { return heldBy(response) || recordedAt(response) || fate(entry.draft, entry.key); })
             .then(function (result) {
               keep(id, null);
               if (result.recorded) say(place, word("recorded", result.recorded), result.url);
               else if (result.deleted) say(place, word("deleted", result.deleted));
-              else say(place, word("refused"), entry.form);
+              else say(place, word(result.held ? "held" : "refused"), entry.form);
             });
         });
     }

@@ -146,6 +146,41 @@ def test_two_phones_offline_then_back_merge_and_the_second_is_told_the_clash(liv
         second.close()
 
 
+def test_a_round_recorded_offline_over_a_change_made_meanwhile_waits_for_the_table(live_server, browser, screenshot):
+    """Helper's four-phone pass: 东 lost the network, 南 changed the round, 东 tapped 记下这一局;
+    back online, the round was stored from 东's older copy, undoing 南's change without a word.
+    The server refuses an old copy (409); the phone says so and shows the round as it now is."""
+    evening = make_evening()
+    record = example_record("E1")
+    dong = open_phone(browser, live_server.url, evening.token, seat=0)
+    nan = open_phone(browser, live_server.url, evening.token, seat=1)
+    try:
+        for seat in range(4):
+            enter_seat(nan, record, seat)
+        enter_outcome(nan, record)
+        saved(nan)
+        expect(dong.page.locator("#id_turned")).to_have_value(record["turned"], timeout=SYNC_MS)
+        dong.page.locator("[data-kb-done]").click()
+        dong.context.set_offline(True)
+        expect(dong.page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+        nan.page.select_option("#id_turned", "7s")
+        saved(nan)
+        dong.page.locator(".submit-btn").click()
+        expect(dong.page.locator("[data-outbox-line]")).to_contain_text("网络回来后自动记下")
+
+        dong.context.set_offline(False)
+        expect(dong.page.locator("[data-outbox-told]")).to_contain_text("别的手机也改了这一局，没有自动记下", timeout=SYNC_MS)
+        expect(dong.page.locator("#id_turned")).to_have_value("7s", timeout=SYNC_MS)  # the round as the table sees it
+        screenshot(dong.page, "offline-record-held")
+        assert not Round.objects.filter(evening=evening).exists()
+        dong.page.locator(".submit-btn").click()  # looked, and recorded
+        expect(dong.page).to_have_url(re.compile(r"/rounds/1/$"), timeout=SYNC_MS)
+    finally:
+        dong.close()
+        nan.close()
+    assert Round.objects.get(evening=evening).record["turned"] == "7s"
+
+
 def test_a_confirm_tapped_offline_is_sent_when_the_network_is_back(live_server, browser):
     evening = make_evening()
     record = example_record("E1")

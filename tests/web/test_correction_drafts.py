@@ -111,6 +111,31 @@ def test_every_phone_sees_and_edits_the_same_correction_and_one_tap_saves_it_for
     assert "正在改" not in detail
 
 
+def test_saving_an_old_copy_of_the_correction_saves_nothing_and_shows_the_correction_as_it_is(client):
+    """老王 and 阿珍 both correct round 1; 阿珍 has set 翻牌 to 9万 on her phone, 老王's page (not yet
+    polled) still says 8万 and he taps 保存修改: her change is not undone in silence."""
+    evening = make_evening()
+    stored_e1(evening)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his, hers = open_edit(wang, evening), open_edit(zhen, evening)
+    eight, nine = {**example_record("E1"), "turned": "8m"}, {**example_record("E1"), "turned": "9m"}
+    wang.post(url("evening_round_preview", evening) + "?round=1", edited(eight, his, changed="turned"), **HTMX)
+    base = str(selectors.correction_draft(evening=evening, number=1).version)
+    zhen.post(url("evening_round_preview", evening) + "?round=1",
+              edited(nine, {**hers, "draft_base": base}, changed="turned"), **HTMX)
+
+    late = wang.post(url("evening_round_edit", evening, 1), edited(eight, {**his, "draft_base": base}, save="1"))
+    assert late.status_code == 409
+    page = late.content.decode()
+    assert "别的手机刚改了这一局，没有保存：看一遍，再点保存修改。" in page and "阿珍 改了翻牌：9万" in page
+    assert re.search(r'<option value="9m" selected>', page)
+    round_ = Round.objects.get(evening=evening)
+    assert round_.version == 1 and round_.record["turned"] == "5m"  # nothing saved
+    again = {name: hidden(page, name) for name in ("version", "idempotency_key", "draft_base", "draft_client")}
+    assert wang.post(url("evening_round_edit", evening, 1), edited(nine, again, save="1")).status_code == 302
+    assert Round.objects.get(evening=evening).record["turned"] == "9m"
+
+
 def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(client):
     evening = make_evening()
     stored_e1(evening)

@@ -114,6 +114,48 @@ def test_saving_consumes_the_draft_and_two_phones_saving_it_make_one_round(clien
     assert selectors.evening_draft(evening=evening) is None
 
 
+def test_a_phone_recording_an_old_copy_of_the_round_stores_nothing_and_is_shown_the_round_as_it_is(client):
+    """Helper's four-phone pass: 东 (offline, or 0.1 s late) tapped 记下这一局 after 南姐 had changed
+    the round on her phone; it was stored from 东's older copy, silently undoing her change while
+    her phone showed it. The round recorded is the one the table sees, or none."""
+    evening = make_evening()
+    dong, nan = Client(), Client()
+    nan.post(url("evening_me", evening), {"seat": "1"})  # 小李
+    mine, hers = open_round(dong, evening), open_round(nan, evening)
+    dong.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
+    base = str(selectors.draft_version(evening=evening))
+    nan.post(url("evening_round_preview", evening),
+             typed("E1", {**hers, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
+
+    # 东's copy (seen at `base`) still says 5万, and has one change of its own: the dealer
+    late = dong.post(url("evening_round_new", evening), typed("E1", {**mine, "draft_base": base}, dealer="1"))
+    assert late.status_code == 409
+    assert not Round.objects.filter(evening=evening).exists()
+    page = late.content.decode()
+    assert "别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。" in page and "小李 改了翻牌：6条" in page
+    assert re.search(r'<option value="6s" selected>', page)  # the round as the table sees it
+    assert selectors.evening_draft(evening=evening).data["dealer"] == ["1"]  # 东's own change is not lost
+    again = {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
+    assert int(again["draft_base"]) == selectors.draft_version(evening=evening)
+
+    recorded = dong.post(url("evening_round_new", evening), typed("E1", again, dealer="1", turned="6s"))
+    assert recorded.status_code == 302
+    assert Round.objects.get(evening=evening).record["turned"] == "6s"
+
+
+def test_a_phone_whose_copy_misses_a_box_ticked_elsewhere_is_not_recorded_either(client):
+    """An unticked box is absent from a POST: a tick another phone made since counts as a change too."""
+    evening = make_evening()
+    dong, nan = Client(), Client()
+    mine, hers = open_round(dong, evening), open_round(nan, evening)
+    dong.post(url("evening_round_preview", evening), typed("E1", mine), **HTMX)
+    base = str(selectors.draft_version(evening=evening))
+    nan.post(url("evening_round_preview", evening),
+             typed("E1", {**hers, "draft_base": base}, changed="after_kong", after_kong="on"), **HTMX)
+    assert dong.post(url("evening_round_new", evening), typed("E1", {**mine, "draft_base": base})).status_code == 409
+    assert not Round.objects.filter(evening=evening).exists()
+
+
 def test_a_refused_submit_keeps_what_it_held_in_the_draft(client):
     evening = make_evening()
     data = typed("E1", open_round(client, evening))

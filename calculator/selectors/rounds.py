@@ -40,6 +40,7 @@ class SeatWord:
     proxy: bool = False  # 代按: another phone pressed it, the seat having no phone of its own
     by: str = ""  # that phone's 我是… name ("" if it did not say)
     stale: bool = False  # it said a word, on the round as it was before a change since: asked again
+    was: str = ""  # that earlier word's verdict (its `note` stays: an objection's why is not lost)
 
     @property
     def confirmed(self) -> bool:

@@ -239,8 +239,11 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
             # The first save fills in the whole form; what this phone did not change there is the
             # form as every phone opens it: version 0, nobody's change, nothing to poll.
             untouched = filling and changed is not None and name not in changed
+            before = draft.fields.get(name) or {}
+            # whose own change this write replaces (its poll says so: no silent flip on that phone)
+            over = {"over": before["client"]} if before.get("v") and before.get("client") != client[:40] else {}
             draft.fields[name] = {"v": 0 if untouched else draft.version, "client": client[:40],
-                                  "by": "" if untouched else by[:MAX_BY]}
+                                  "by": "" if untouched else by[:MAX_BY], **over}
             added = [] if untouched else added_discards(name, draft_before.get(name, []), new)
             if added:
                 draft.fields[name].update(added=added, at=time.time())

@@ -86,9 +86,7 @@ def _as_seen(request, data=None) -> services.Seen:
 
 def _overtaken_notes(overtaken: services.DraftOvertaken, names: list[str]) -> list[str]:
     """"小李 改了翻牌：6条" for each field another phone changed after this page looked."""
-    return [_("{who} 改了{field}：{value}").format(who=overlap.by or _("另一部手机"), field=label, value=value)
-            for overlap in overtaken.overlaps
-            for label, value in [field_words(overlap.name, overlap.values, names)]]
+    return [_changed_by(overlap.by, *field_words(overlap.name, overlap.values, names)) for overlap in overtaken.overlaps]
 
 
 def _before_nets(round_: Round) -> list[str]:
@@ -98,7 +96,8 @@ def _before_nets(round_: Round) -> list[str]:
 
 def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.SeatWord] | None:
     """Each seat's 确认 / 有异议 on the round as this page scores it; None until it scores. A word
-    given on a different round (a hand changed since) counts as not given."""
+    given on a different round (a hand changed since) counts as not given, and is asked again
+    (an objection keeps its why in sight: the change may or may not be its answer)."""
     if draft is None or not entry.is_valid():
         return None
     digest = services.record_digest(entry.settlement.record.to_dict())
@@ -109,7 +108,8 @@ def _draft_words(evening: Evening, entry: RoundEntry, draft) -> list[selectors.S
             words.append(selectors.SeatWord(seat, name, word.get("verdict", ""), word.get("note", ""),
                                             bool(word.get("proxy")), word.get("by", "")))
         else:
-            words.append(selectors.SeatWord(seat, name, "", stale=bool(word)))
+            words.append(selectors.SeatWord(seat, name, "", word.get("note", ""), stale=bool(word),
+                                            was=word.get("verdict", "")))
     return words
 
 
@@ -143,6 +143,12 @@ def _overlap_notes(saved: services.DraftSaved, names: list[str]) -> list[str]:
 def _also_changed(who: str, field: str, value: str) -> str:
     """What a page hears when another phone changed a field it has typed into too."""
     return _("{who} 也改了{field}：{value}（现在按你的）").format(who=who or _("另一部手机"), field=field, value=value)
+
+
+def _changed_by(who: str, field: str, value: str) -> str:
+    """"小李 改了翻牌：6条": what a page hears when another phone replaced a value this page had
+    written (at once, or later), and what a refused 记下这一局 says of each field it missed."""
+    return _("{who} 改了{field}：{value}").format(who=who or _("另一部手机"), field=field, value=value)
 
 
 @require_http_methods(["GET", "POST"])
@@ -327,6 +333,9 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
                          "fields": {name: values for name, (values, _by) in changes.items()},
                          "said": {name: _also_changed(by, *field_words(name, values, names))
                                   for name, (values, by) in changes.items()},
+                         "overruled": {name: _changed_by(by, *field_words(name, values, names))
+                                       for name, (values, by) in changes.items()
+                                       if poll.client and draft.fields[name].get("over") == poll.client},
                          "state": _draft_state(request, evening, draft, round_=round_)})
 
 

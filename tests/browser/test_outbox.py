@@ -135,6 +135,8 @@ def test_two_phones_offline_then_back_merge_and_the_second_is_told_the_clash(liv
         expect(second.page.locator("[data-draft-log]")).to_contain_text("老王 也改了翻牌：7条", timeout=SYNC_MS)
         expect(second.page.locator("[data-outbox-told]")).to_contain_text(re.compile(r"[2-9] 处改动发出去了"))
         screenshot(second.page, "back-with-a-clash")
+        # and the phone whose 7条 was replaced hears it too, not a silent flip
+        expect(first.page.locator("[data-draft-log]")).to_contain_text("小李 改了翻牌：8条", timeout=SYNC_MS)
         for phone in (first, second):  # both hands on both phones; the later 翻牌 stays, as the words said
             for seat in (0, 1):
                 expect(chips(phone.page, seat)).to_have_count(len(parse_tiles(record["seats"][seat]["concealed"])),

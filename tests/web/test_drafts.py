@@ -197,6 +197,27 @@ def test_two_phones_changing_the_same_field_hear_about_it(client):
     assert 'name="idempotency_key"' not in answer.content.decode()  # the same draft: the form's key stays
 
 
+def test_a_phone_whose_value_another_phone_replaced_is_told(client):
+    """Helper's pass on 改这局: 东 set 翻牌 8条 and 南 9条 at once; 南 heard "东 也改了…（现在按你的）",
+    东's 8条 just flipped to 9条. The poll tells a phone whenever a value it wrote is replaced."""
+    evening = make_evening()
+    li, wang = say_who(Client(), evening, 1), say_who(client, evening, 0)
+    li_form, wang_form = open_round(li, evening), open_round(wang, evening)
+    li.post(url("evening_round_preview", evening), typed("E1", li_form), **HTMX)
+    base = str(selectors.draft_version(evening=evening))
+    li.post(url("evening_round_preview", evening),
+            typed("E1", {**li_form, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
+    wang.post(url("evening_round_preview", evening),
+              typed("E1", {**wang_form, "draft_base": base}, changed="turned", turned="7s"), **HTMX)
+    heard = li.get(url("evening_round_draft", evening), {"draft_base": str(int(base) + 1), **{
+        k: li_form[k] for k in ("draft_client", "idempotency_key")}}).json()
+    assert heard["fields"] == {"turned": ["7s"]}
+    assert heard["overruled"] == {"turned": "老王 改了翻牌：7条"}
+    # 老王's own fields changed by nobody else: nothing to tell him
+    assert wang.get(url("evening_round_draft", evening), {"draft_base": "0", **{
+        k: wang_form[k] for k in ("draft_client", "idempotency_key")}}).json()["overruled"] == {}
+
+
 def test_the_same_chicken_discard_typed_on_a_second_phone_is_named_as_a_clash(client):
     """Issue 19: 阿珍 adds 小李's 6万 to his 打出的鸡; 小李's phone has just received it and adds 6万
     again: his phone is told it counts twice now, in words."""
@@ -517,23 +538,27 @@ def test_a_correction_that_changes_payments_keeps_the_words_in_the_history_and_a
 def test_a_word_said_before_the_round_changed_is_asked_again_in_words(client):
     """A 确认 given, then a hand or 翻牌 changed on another phone: that seat's word no longer counts,
     and every phone says so ("确认以后牌又改了，请再确认") instead of a plain 还没确认, so the seat
-    that already tapped knows why it must tap again."""
+    that already tapped knows why it must tap again; an objection keeps its why."""
     evening = make_evening()
     li = say_who(Client(), evening, 1)
     wang = say_who(client, evening, 0)
     wang_form, li_form = open_round(wang, evening), open_round(li, evening)
     wang.post(url("evening_round_preview", evening), typed("E1", wang_form, changed="turned"), **HTMX)
     wang.post(url("evening_round_draft_confirm", evening), typed("E1", wang_form, verdict="confirmed"), **HTMX)
+    li.post(url("evening_round_draft_confirm", evening),
+            typed("E1", li_form, verdict="disputed", confirm_note="翻牌不对"), **HTMX)
     poll = {"draft_base": "0", "draft_client": li_form["draft_client"], "idempotency_key": li_form["idempotency_key"]}
     state = li.get(url("evening_round_draft", evening), poll).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> ✓', state)
-    assert "请再确认" not in state
+    assert "请再确认" not in state and "有异议：翻牌不对" in state
     other_turned = "6p" if example_record("E1")["turned"] != "6p" else "7p"
     li.post(url("evening_round_preview", evening), typed("E1", li_form, changed="turned", turned=other_turned), **HTMX)
     state = wang.get(url("evening_round_draft", evening), {"draft_base": "0", "draft_client": wang_form["draft_client"],
                                                            "idempotency_key": wang_form["idempotency_key"]}).json()["state"]
     assert re.search(r'data-seat-word="0">\s*<b>老王</b> <span class="muted" data-word-stale>确认以后牌又改了，请再确认', state)
-    assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted">还没确认', state)
+    # an objection, asked again, keeps its why in sight (helper's pass: it read 确认以后…, reason gone)
+    assert re.search(r'data-seat-word="1">\s*<b>小李</b> <span class="muted" data-word-stale>有异议（牌后来改了，请再看一遍）：翻牌不对', state)
+    assert re.search(r'data-seat-word="2">\s*<b>阿珍</b> <span class="muted">还没确认', state)
 
 
 def test_a_box_unticked_on_one_phone_is_unticked_on_the_others_and_in_the_draft(client):

@@ -345,6 +345,7 @@
       if (!online) texts.push(word("stale").replace("{time}", hhmm(computedAt)));
       if (entry && entry.record) texts.push(word("queued"));
       say(line, texts.join(" · "));
+      say(root.querySelector("[data-confirm-waiting]"), entry && entry.confirms.length ? word("confirm-queued") : "");
       status = root.querySelector("[data-draft-status]");  // the draft bar is swapped by each save
       if (status) status.textContent = online ? savedStatus : kept ? word("kept").replace("{time}", hhmm(computedAt)) : word("offline");
       root.setAttribute("data-outbox", String(n));

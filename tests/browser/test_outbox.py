@@ -199,9 +199,12 @@ def test_a_confirm_tapped_offline_is_sent_when_the_network_is_back(live_server, 
         expect(page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
         confirm.locator('button[value="confirmed"]').click()
         expect(page.locator("[data-outbox-count]")).to_have_text("1 处改动等网络")
+        waiting = confirm.locator("[data-confirm-waiting]")  # said on the card tapped, not only in the badge
+        expect(waiting).to_contain_text("你按的确认或有异议先存在这部手机上")
         assert not selectors.evening_draft(evening=evening).confirmations
         phone.context.set_offline(False)
         expect(page.locator('[data-seat-word="2"]')).to_have_class(re.compile("is-confirmed"), timeout=SYNC_MS)
+        expect(waiting).to_be_hidden()
     finally:
         phone.close()
     assert selectors.evening_draft(evening=evening).confirmations["2"]["verdict"] == "confirmed"

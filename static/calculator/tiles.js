@@ -146,7 +146,7 @@
       countOf(input, tiles).have === 13);
   }
 
-  /* Who won and who deals show on the seats' headers by CSS (app.css), from the form's own buttons. */
+  /* Every hand and one-tile box (who won and who deals are CSS's: app.css, from the form's buttons). */
   function renderAll() {
     document.querySelectorAll("[data-round-form] input.tile-notation, [data-round-form] .tile-one").forEach(render);
   }

@@ -394,9 +394,13 @@ class RecordField(forms.JSONField):
 
 
 class CorrectionConfirmForm(VersionForm):
-    """确认修改: the corrected record, exactly as previewed, and the version it was based on."""
+    """确认修改: the corrected record, exactly as previewed, the version it was based on, and the
+    version of 改这局's draft the preview was drawn from with this page's writer id (another
+    phone's later change to the correction refuses it)."""
 
     record = RecordField(widget=forms.HiddenInput)
+    draft_base = forms.IntegerField(min_value=0, max_value=999_999_999, required=False, widget=forms.HiddenInput)
+    draft_client = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 
 
 # -- 固定桌 (issue 24) ---------------------------------------------------------------------------

@@ -27,7 +27,8 @@ _ROUND = "|".join(name for name in RoundForm.base_fields
                   if name not in RoundForm.fixed_fields(fixed_rules=True, fixed_stake=True))
 _SEAT = "|".join(name for name in SeatForm.base_fields if name != "name")
 _MELD = "|".join(MeldForm.base_fields)
-_MANAGEMENT = f"{TOTAL_FORM_COUNT}|{INITIAL_FORM_COUNT}|{MIN_NUM_FORM_COUNT}|{MAX_NUM_FORM_COUNT}"
+FORMSET_COUNTS = (TOTAL_FORM_COUNT, INITIAL_FORM_COUNT, MIN_NUM_FORM_COUNT, MAX_NUM_FORM_COUNT)  # a meld formset's own
+_MANAGEMENT = "|".join(FORMSET_COUNTS)
 DRAFT_FIELD = re.compile(
     rf"^(?:(?P<round>{_ROUND})|seat(?P<seat>[0-3])-(?:(?P<own>{_SEAT})"
     rf"|melds-(?:(?P<management>{_MANAGEMENT})|(?P<row>[0-{MAX_MELDS - 1}])-(?P<meld>{_MELD}))))$"

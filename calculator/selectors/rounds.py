@@ -50,6 +50,11 @@ class SeatWord:
     def disputed(self) -> bool:
         return self.verdict == RoundConfirmation.DISPUTED
 
+    @property
+    def was_disputed(self) -> bool:
+        """An objection given on the round before it changed (asked again, its why kept)."""
+        return self.stale and self.was == RoundConfirmation.DISPUTED
+
 
 @dataclass(frozen=True)
 class RoundRow:

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from .. import selectors
 from ..entry.draft import added_discards
 from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from .evenings import lock_evening
@@ -43,7 +44,7 @@ class Seen:
     """The round as a phone's form held it when it asked to record it (or to save 改这局): its
     draft fields (an unticked box absent: empty), the draft version it had seen, its writer id."""
 
-    values: dict[str, list[str]]
+    values: dict[str, list[str]] | None  # None: what it holds is a record (确认修改); any newer write counts
     base: int
     client: str
 
@@ -64,10 +65,9 @@ def check_seen(draft: RoundDraft | None, seen: Seen | None) -> None:
     the table sees. Called under the evening's lock, by the write that would store it."""
     if draft is None or seen is None:
         return
-    overlaps = [Overlap(name=name, by=meta.get("by", ""), values=list(draft.data.get(name, [])))
-                for name, meta in sorted(draft.fields.items())
-                if meta.get("v", 0) > seen.base and meta.get("client") != seen.client
-                and list(draft.data.get(name, [])) != list(seen.values.get(name, []))]
+    newer = selectors.draft_changes(draft, since=seen.base, client=seen.client)
+    overlaps = [Overlap(name=name, by=by, values=values) for name, (values, by) in sorted(newer.items())
+                if seen.values is None or values != list(seen.values.get(name, []))]
     if overlaps:
         raise DraftOvertaken(overlaps)
 
@@ -239,9 +239,7 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
             # The first save fills in the whole form; what this phone did not change there is the
             # form as every phone opens it: version 0, nobody's change, nothing to poll.
             untouched = filling and changed is not None and name not in changed
-            before = draft.fields.get(name) or {}
-            # whose own change this write replaces (its poll says so: no silent flip on that phone)
-            over = {"over": before["client"]} if before.get("v") and before.get("client") != client[:40] else {}
+            over = _replaced(draft.fields.get(name) or {}, client[:40], draft.version)
             draft.fields[name] = {"v": 0 if untouched else draft.version, "client": client[:40],
                                   "by": "" if untouched else by[:MAX_BY], **over}
             added = [] if untouched else added_discards(name, draft_before.get(name, []), new)
@@ -250,6 +248,15 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
         draft.updated_at = timezone.now()
         draft.save()
     return DraftSaved(draft=draft, overlaps=overlaps)
+
+
+def _replaced(before: dict, client: str, version: int) -> dict:
+    """Whose own change a write replaces, and at which version ({"over", "over_v"}), so that
+    phone's poll says so, once (no silent flip there); kept through the writer's next writes of
+    the field (a hand typed tile by tile saves several times between two polls)."""
+    if before.get("v") and before.get("client") != client:
+        return {"over": before["client"], "over_v": version}
+    return {k: before[k] for k in ("over", "over_v") if k in before}
 
 
 @transaction.atomic

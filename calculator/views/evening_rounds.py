@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from .. import selectors, services
 from ..entry import RoundEntry
-from ..entry.draft import draft_data, draft_fields, field_words
+from ..entry.draft import FORMSET_COUNTS, draft_data, draft_fields, field_words
 from ..entry.turned import carry_chickens
 from ..forms import (
     ConfirmForm, CorrectionConfirmForm, DraftConfirmForm, DraftPollForm, DraftPostForm, PreviewForm, VersionForm, WhatIfForm,
@@ -85,8 +85,14 @@ def _as_seen(request, data=None) -> services.Seen:
 
 
 def _overtaken_notes(overtaken: services.DraftOvertaken, names: list[str]) -> list[str]:
-    """"小李 改了翻牌：6条" for each field another phone changed after this page looked."""
-    return [_changed_by(overlap.by, *field_words(overlap.name, overlap.values, names)) for overlap in overtaken.overlaps]
+    """"小李 改了翻牌：6条" for each field another phone changed after this page looked; a meld's
+    kind, tile and whose discard in one line ("小李 改了阿珍的碰杠：碰 1条 老王"), its row count in none."""
+    said: dict[tuple[str, str], list[str]] = {}
+    for overlap in overtaken.overlaps:
+        if not overlap.name.endswith(FORMSET_COUNTS):
+            label, value = field_words(overlap.name, overlap.values, names)
+            said.setdefault((overlap.by, label), []).append(value)
+    return [_changed_by(who, label, " ".join(values)) for (who, label), values in said.items()]
 
 
 def _before_nets(round_: Round) -> list[str]:
@@ -189,6 +195,8 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
             # Not this phone's old copy over what the table sees now: its own changes join the
             # draft (the others' stay), and the form shows the round as it now is, to record again.
             saved = _save_draft(request, evening, changed=None)
+            if saved.draft is None:  # recorded on another phone in between: there it is
+                return _recorded_elsewhere(request, evening, saved.recorded)
             messages.warning(request, _("别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。"))
             for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
                 messages.warning(request, note)
@@ -335,7 +343,8 @@ def _draft_changes(request, evening: Evening, draft, poll: DraftPollForm, round_
                                   for name, (values, by) in changes.items()},
                          "overruled": {name: _changed_by(by, *field_words(name, values, names))
                                        for name, (values, by) in changes.items()
-                                       if poll.client and draft.fields[name].get("over") == poll.client},
+                                       if poll.client and draft.fields[name].get("over") == poll.client
+                                       and draft.fields[name].get("over_v", 0) > poll.base},
                          "state": _draft_state(request, evening, draft, round_=round_)})
 
 
@@ -388,6 +397,13 @@ def _draft_state(request, evening: Evening, draft, *, round_: Round | None = Non
     }).content.decode()
 
 
+def _recorded_elsewhere(request, evening: Evening, round_: Round) -> HttpResponse:
+    """A word or a 记下这一局 about a round another phone has recorded meanwhile: to that round."""
+    messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=round_.number))
+    there = reverse("calculator:evening_round", args=[evening.token, round_.number])
+    return HttpResponseClientRedirect(there) if request.htmx else redirect(there)
+
+
 @require_POST
 @editing
 def round_draft_confirm(request, evening: Evening):
@@ -396,9 +412,7 @@ def round_draft_confirm(request, evening: Evening):
     entry = _entry(evening, request.POST)
     saved = _save_draft(request, evening, changed=None)
     if saved.recorded is not None:
-        messages.info(request, _("这一局已经记成第{n}局了，在那里确认。").format(n=saved.recorded.number))
-        there = reverse("calculator:evening_round", args=[evening.token, saved.recorded.number])
-        return HttpResponseClientRedirect(there) if request.htmx else redirect(there)
+        return _recorded_elsewhere(request, evening, saved.recorded)
     mine = _my_seat(request, evening)
     word = DraftConfirmForm(request.POST)
     seat = word.seat(mine)
@@ -551,7 +565,7 @@ def round_edit(request, evening: Evening, number: int):
     if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:
             services.round_correct(round=round_, record=entry.record, expected_version=based_on,
-                                   by=me(request, evening), seen=_as_seen(request, data))
+                                   by=me(request, evening), seen=_as_seen(request))
         except services.RoundVersionConflict:
             return _conflict(request, evening, number)
         except services.DraftOvertaken as overtaken:  # as 记下这一局 (round_new): the table's correction, shown again
@@ -583,7 +597,8 @@ def round_edit(request, evening: Evening, number: int):
                + f"?version={based_on}",
                "my_seat": _my_seat(request, evening)}
     if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
-        _save_draft(request, evening, changed=None, data=data, correcting=number)
+        saved = _save_draft(request, evening, changed=None, data=data, correcting=number)
+        draft_version = saved.draft.version if saved.draft is not None else draft_version
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
@@ -591,11 +606,13 @@ def round_edit(request, evening: Evening, number: int):
             "before_summary": outcome_text(round_.record, round_.settlement, names),
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "details": record_changes(round_.record, entry.record, names),
-            "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on}),
+            "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on,
+                                                      "draft_base": draft_version,
+                                                      "draft_client": DraftPostForm(request.POST).client}),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         })
     response = render(request, "calculator/evening/round_edit.html", context, status=status)
-    return refused(response) if request.method == "POST" and not entry.is_valid() else response
+    return refused(response) if request.method == "POST" and status == 200 and not entry.is_valid() else response
 
 
 @require_POST
@@ -637,11 +654,18 @@ def round_edit_confirm(request, evening: Evening, number: int):
     if not form.is_valid():
         messages.error(request, _("修改没有保存：表单不完整，请重新改一次。"))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    seen = services.Seen(values=None, base=form.cleaned_data["draft_base"] or 0,
+                         client=form.cleaned_data["draft_client"]) if form.cleaned_data["draft_client"] else None
     try:
         services.round_correct(round=round_, record=form.cleaned_data["record"],
-                               expected_version=form.cleaned_data["version"], by=me(request, evening))
+                               expected_version=form.cleaned_data["version"], by=me(request, evening), seen=seen)
     except services.RoundVersionConflict:
         return _conflict(request, evening, number)
+    except services.DraftOvertaken as overtaken:  # the preview it confirms is not the correction any more
+        messages.warning(request, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
+        for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
+            messages.warning(request, note)
+        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
     except RecordInvalid as invalid:
         messages.error(request, "; ".join(p.message for p in invalid.problems))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)

@@ -125,7 +125,7 @@
         if (same(valuesOf(form, name), values)) return;
         if (dirty[name]) { note(data.said[name]); return; }  // typed here and not saved yet: ours stays, and the page says so
         setValues(form, name, values);
-        note(data.overruled[name]);  // a value this page had written, replaced by another phone: said, not a silent flip
+        note((data.overruled || {})[name]);  // a value this page had written, replaced by another phone: said, not a silent flip
         changed = true;
       });
       baseInput.value = String(Math.max(seen(), data.version));

@@ -309,8 +309,10 @@
     var box = boxOf(input);
     keyboard.querySelector("[data-kb-label]").textContent = box.getAttribute("data-label");
     keyboard.hidden = false;
+    keyboard.querySelector("[data-kb-melds]").hidden = !isHand(input);  // as the keyboard was, for 谁胡了's height
     document.body.classList.add("kb-open", "kb-room");
     setGroup(null); hideFrom(); armMeld(null);  // nothing armed on a fresh box (armMeld draws the keyboard for it)
+    document.documentElement.style.setProperty("--kb-height", keyboard.offsetHeight + "px");  // app.css's scroll-padding
     // A hand shows with its seat's name; a one-tile box (胡的哪张, 翻牌) scrolls only as far as
     // needed to show above the keyboard (app.css's scroll-padding while it is open): what was in
     // sight mostly stays (the winners above it, the phone's own card).
@@ -435,7 +437,7 @@
         var input = document.getElementById(box.getAttribute("data-for"));
         var tile = event.target.closest(".tile");
         var opening = active !== input;
-        if (opening) open(input, event.detail === 0);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
+        if (opening || event.detail === 0) open(input, event.detail === 0);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
         if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"), opening);
         else if (tile && !opening) removeChip(input, tile.getAttribute("data-tile"));
       }

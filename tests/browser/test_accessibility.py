@@ -60,6 +60,9 @@ def test_a_hand_can_be_entered_from_a_keyboard_alone(live_server, page: Page, ax
     page.keyboard.press("Tab")
     page.keyboard.press("Space")                # 2万
     expect(keyboard.locator("[data-kb-count]")).to_have_text("2/13")
+    box.focus()                                 # back on the box while its keyboard is open
+    page.keyboard.press("Enter")
+    expect(keyboard.locator('[data-key="1m"]')).to_be_focused()  # into the keyboard again
     page.keyboard.press("Escape")
     expect(keyboard).to_be_hidden()
     expect(box).to_be_focused()                 # and back to the box it came from

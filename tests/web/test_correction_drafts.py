@@ -136,6 +136,35 @@ def test_saving_an_old_copy_of_the_correction_saves_nothing_and_shows_the_correc
     assert Round.objects.get(evening=evening).record["turned"] == "9m"
 
 
+def test_confirming_a_preview_another_phone_has_changed_since_saves_nothing(client):
+    """看看改了什么 → 确认修改 (the way without JavaScript): the record in the card is frozen when the
+    preview is drawn; 阿珍 changing the correction meanwhile refuses it, as 保存修改 is refused."""
+    evening = make_evening()
+    stored_e1(evening)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his, hers = open_edit(wang, evening), open_edit(zhen, evening)
+    preview = wang.post(url("evening_round_edit", evening, 1),
+                        edited({**example_record("E1"), "turned": "8m"}, his)).content.decode()
+    card = {name: hidden(preview, name) for name in ("record", "version", "draft_base", "draft_client")}
+    card["record"] = card["record"].replace("&quot;", '"')
+    zhen.post(url("evening_round_preview", evening) + "?round=1",
+              edited({**example_record("E1"), "turned": "9m"}, {**hers, "draft_base": card["draft_base"]},
+                     changed="turned"), **HTMX)
+    refused = wang.post(url("evening_round_edit_confirm", evening, 1), card)
+    assert refused.status_code == 302 and refused["Location"] == url("evening_round_edit", evening, 1)
+    assert Round.objects.get(evening=evening).record["turned"] == "5m"  # nothing saved
+    page = wang.get(refused["Location"]).content.decode()
+    assert "别的手机刚改了这一局，没有保存" in page and "阿珍 改了翻牌：9万" in page
+    assert re.search(r'<option value="9m" selected>', page)
+    # nobody changed it since this preview: 确认修改 saves
+    again = wang.post(url("evening_round_edit", evening, 1),
+                      edited({**example_record("E1"), "turned": "9m"}, {**his, "draft_base": card["draft_base"]}))
+    fresh = {name: hidden(again.content.decode(), name) for name in ("record", "version", "draft_base", "draft_client")}
+    fresh["record"] = fresh["record"].replace("&quot;", '"')
+    assert wang.post(url("evening_round_edit_confirm", evening, 1), fresh).status_code == 302
+    assert Round.objects.get(evening=evening).record["turned"] == "9m"
+
+
 def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(client):
     evening = make_evening()
     stored_e1(evening)

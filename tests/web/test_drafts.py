@@ -209,10 +209,15 @@ def test_a_phone_whose_value_another_phone_replaced_is_told(client):
             typed("E1", {**li_form, "draft_base": base}, changed="turned", turned="6s"), **HTMX)
     wang.post(url("evening_round_preview", evening),
               typed("E1", {**wang_form, "draft_base": base}, changed="turned", turned="7s"), **HTMX)
-    heard = li.get(url("evening_round_draft", evening), {"draft_base": str(int(base) + 1), **{
-        k: li_form[k] for k in ("draft_client", "idempotency_key")}}).json()
-    assert heard["fields"] == {"turned": ["7s"]}
-    assert heard["overruled"] == {"turned": "老王 改了翻牌：7条"}
+    wang.post(url("evening_round_preview", evening),  # and again before 小李's phone polls
+              typed("E1", {**wang_form, "draft_base": base}, changed="turned", turned="8s"), **HTMX)
+    poll = {k: li_form[k] for k in ("draft_client", "idempotency_key")}
+    heard = li.get(url("evening_round_draft", evening), {"draft_base": str(int(base) + 1), **poll}).json()
+    assert heard["fields"] == {"turned": ["8s"]}
+    assert heard["overruled"] == {"turned": "老王 改了翻牌：8条"}
+    wang.post(url("evening_round_preview", evening),  # a later change elsewhere: said once, not again
+              typed("E1", {**wang_form, "draft_base": base}, changed="dealer", dealer="2"), **HTMX)
+    assert li.get(url("evening_round_draft", evening), {"draft_base": heard["version"], **poll}).json()["overruled"] == {}
     # 老王's own fields changed by nobody else: nothing to tell him
     assert wang.get(url("evening_round_draft", evening), {"draft_base": "0", **{
         k: wang_form[k] for k in ("draft_client", "idempotency_key")}}).json()["overruled"] == {}

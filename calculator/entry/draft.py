@@ -46,6 +46,16 @@ def draft_fields(data, names: list[str] | None = None) -> dict[str, list[str]]:
             for key in keys}
 
 
+def is_switch(name: str) -> bool:
+    """A draft field that is a checkbox: a whole form posts it only while ticked."""
+    match = DRAFT_FIELD.match(name)
+    if not match:
+        return False
+    form, field = ((RoundForm, match["round"]) if match["round"] else (SeatForm, match["own"]) if match["own"]
+                   else (MeldForm, match["meld"]))
+    return isinstance(form.base_fields.get(field or ""), forms.BooleanField)
+
+
 def field_words(name: str, values: list[str], names: list[str]) -> tuple[str, str]:
     """(what the field is, its value) in the table's words: ("翻牌", "6条"), ("小李的手牌", "…")."""
     match = DRAFT_FIELD.match(name)

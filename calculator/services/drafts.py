@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import selectors
-from ..entry.draft import added_discards
+from ..entry.draft import added_discards, is_switch
 from ..models import MAX_BY, Change, Evening, Round, RoundDraft
 from .evenings import lock_evening
 
@@ -208,6 +208,8 @@ def _merge(draft: RoundDraft, *, values: dict[str, list[str]], changed: set[str]
            client: str, by: str, seat: int | None) -> DraftSaved:
     """`draft_save`'s merge per field, into the draft it chose."""
     filling = not draft.data
+    if changed is None:  # a whole form: a box the draft has ticked and the form does not post is unticked there
+        values = {**{name: [] for name in draft.data if is_switch(name)}, **values}
     names = set(values) if changed is None or filling else changed & set(values)
     overlaps = []
     writes = {}

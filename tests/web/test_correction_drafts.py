@@ -145,6 +145,8 @@ def test_confirming_a_preview_another_phone_has_changed_since_saves_nothing(clie
     his, hers = open_edit(wang, evening), open_edit(zhen, evening)
     preview = wang.post(url("evening_round_edit", evening, 1),
                         edited({**example_record("E1"), "turned": "8m"}, his)).content.decode()
+    # the form under the preview still posts to 改这局 (its action was taken by 换个规矩看看's)
+    assert f'<form method="post" action="{url("evening_round_edit", evening, 1)}" class="round-form"' in preview
     card = {name: hidden(preview, name) for name in ("record", "version", "draft_base", "draft_client")}
     card["record"] = card["record"].replace("&quot;", '"')
     zhen.post(url("evening_round_preview", evening) + "?round=1",

@@ -587,3 +587,23 @@ def test_a_box_unticked_on_one_phone_is_unticked_on_the_others_and_in_the_draft(
     assert answer["fields"]["seat3-mei_jiao"] == []
     reopened = client.get(url("evening_round_new", evening)).content.decode()
     assert not re.search(r'name="seat3-mei_jiao"[^>]*checked', reopened)
+
+
+def test_a_box_unticked_on_a_phone_without_javascript_is_unticked_in_the_draft(client):
+    """A whole form (no JavaScript: a refused 记下这一局, or one an old copy) carries no list of what
+    it changed; a box the draft has ticked that the form does not post was unticked on that phone
+    (helper's pass: 相公 switched off came back on)."""
+    evening = make_evening()
+    other = Client()
+    mine, theirs = open_round(client, evening), open_round(other, evening)
+    ticked = typed("E1", mine, changed="seat3-mei_jiao")
+    ticked["seat3-mei_jiao"] = "on"
+    client.post(url("evening_round_preview", evening), ticked, **HTMX)
+    page = other.get(url("evening_round_new", evening)).content.decode()  # the phone without JavaScript
+    form = {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
+    unticked = typed("E1", form)
+    unticked.pop("draft_changed")
+    unticked["seat2-concealed"] = "19m"  # refused (the hand does not count up): kept in the draft
+    unticked.pop("seat3-mei_jiao", None)
+    assert other.post(url("evening_round_new", evening), unticked).status_code == 400
+    assert selectors.evening_draft(evening=evening).data["seat3-mei_jiao"] == []

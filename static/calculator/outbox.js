@@ -105,6 +105,11 @@
     return pairs;
   }
 
+  /* `pairs` with `name`'s values replaced. */
+  function withValues(pairs, name, values) {
+    return pairs.filter(function (pair) { return pair[0] !== name; }).concat(values.map(function (v) { return [name, v]; }));
+  }
+
   function bodyOf(pairs) {
     var body = new FormData();
     var token = document.querySelector("[name=csrfmiddlewaretoken]");
@@ -190,7 +195,7 @@
     var keyInput = form.elements.idempotency_key;
     var baseInput = form.elements.draft_base;
     var entry = load(id);
-    var sending = false, clash = false, waited = 0, ready = false, reopening = false;
+    var sending = false, clash = false, waited = 0, ready = false, reopening = false, lookFirst = false;
     // The worker's copy (the time it was kept), opened without network: its key and version are
     // the round as it was then, whatever a poll may say once the network is back.
     var kept = Number(root.getAttribute("data-kept-copy")) || 0;
@@ -245,12 +250,14 @@
     }
 
     /* Would the form, as it stands, say something else than `pairs` (what a page held when its
-     * 记下这一局 or 确认 was tapped)? */
-    function differs(pairs) {
+     * 记下这一局 or 确认 was tapped)? `shownOnly`: only where that page showed something (a field
+     * empty there and filled in by the table meanwhile is the round going on, not a change). */
+    function differs(pairs, shownOnly) {
       var then = {};
       pairs.forEach(function (pair) { (then[pair[0]] = then[pair[0]] || []).push(pair[1]); });
       return roundFields().some(function (name) {
-        return JSON.stringify(valuesOf(form, name)) !== JSON.stringify(then[name] || []);
+        var was = then[name] || [];
+        return (!shownOnly || was.some(Boolean)) && JSON.stringify(valuesOf(form, name)) !== JSON.stringify(was);
       });
     }
 
@@ -344,6 +351,7 @@
       var texts = [];
       if (!online) texts.push(word("stale").replace("{time}", hhmm(computedAt)));
       if (entry && entry.record) texts.push(word("queued"));
+      if (lookFirst) texts.push(word("held"));  // by the button too: the top of the page is out of sight
       say(line, texts.join(" · "));
       say(root.querySelector("[data-confirm-waiting]"), entry && entry.confirms.length ? word("confirm-queued") : "");
       status = root.querySelector("[data-draft-status]");  // the draft bar is swapped by each save
@@ -360,7 +368,7 @@
       entry.fields = {};
       names.forEach(function (name) { entry.fields[name] = valuesOf(form, name); });
       if (names.length && !kept) entry.base = event.detail.base;
-      if (entry.record) entry.record.pairs = pairsOf(form);
+      if (entry.record) names.forEach(function (name) { entry.record.pairs = withValues(entry.record.pairs, name, valuesOf(form, name)); });  // this phone's own typing since
       keep(id, entry);
       setTimeout(next, 0);  // after draft.js has read the answer's words
       render();
@@ -398,7 +406,10 @@
       if (!kept && online && navigator.onLine !== false) return;  // as without JavaScript
       event.preventDefault();
       if (!entry) entry = blank();
-      entry.record = { pairs: pairsOf(form) };
+      // the round as this page shows it now (and which button: 保存修改 is not 看看改了什么): sent
+      // if what it shows is still so when the network is back (the table may fill in the rest)
+      entry.record = { pairs: pairsOf(form).concat(by && by.name ? [[by.name, by.value]] : []) };
+      lookFirst = false;
       keep(id, entry);
       render();
     });
@@ -462,23 +473,27 @@
         return;
       }
       if (entry.record) {
-        if (clash) {  // another phone changed this round meanwhile: the table looks first
+        if (clash || differs(entry.record.pairs, true)) {  // another phone changed what this page showed: the table looks first
           entry.record = null;
           clash = false;
           waited = 0;
+          lookFirst = true;
           done(word("held"));
           return;
         }
         sending = true;
-        var pairs = pairsOf(form);
-        post(form.action, pairs)
+        var by = entry.record.pairs.filter(function (pair) { return pair[0] === "save"; });  // 保存修改, not 看看改了什么
+        post(form.action, pairsOf(form).concat(by))
           .then(function (response) { return heldBy(response) || recordedAt(response) || fate(id, keyInput.value); })
           .then(function (result) {
             entry.record = null;
             waited = 0;  // the round's fate is what to say, not the changes that went before it
             if (result.recorded) done(word("recorded", result.recorded), result.url);
             else if (result.deleted) done(word("deleted", result.deleted));
-            else done(word(result.held ? "held" : "refused"));
+            else {
+              lookFirst = Boolean(result.held);
+              done(word(result.held ? "held" : "refused"));
+            }
           })
           .catch(function () { sending = false; network(false); });
         return;

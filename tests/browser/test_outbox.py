@@ -165,6 +165,9 @@ def test_a_round_recorded_offline_over_a_change_made_meanwhile_waits_for_the_tab
         dong.page.locator("[data-kb-done]").click()
         dong.context.set_offline(True)
         expect(dong.page.locator("[data-network-badge]")).to_be_visible(timeout=scaled(3_000))
+        # 东 types something of his own meanwhile (the helper's second pass: then it was stored)
+        dong.page.evaluate("""() => { const el = document.querySelector("[name='seat0-discards']");
+                                      el.value = "6m"; el.dispatchEvent(new Event("input", { bubbles: true })); }""")
         nan.page.select_option("#id_turned", "7s")
         saved(nan)
         dong.page.locator(".submit-btn").click()
@@ -172,7 +175,10 @@ def test_a_round_recorded_offline_over_a_change_made_meanwhile_waits_for_the_tab
 
         dong.context.set_offline(False)
         expect(dong.page.locator("[data-outbox-told]")).to_contain_text("别的手机也改了这一局，没有自动记下", timeout=SYNC_MS)
+        # said by the button too (the words at the top are out of sight there)
+        expect(dong.page.locator("[data-outbox-line]")).to_contain_text("别的手机也改了这一局")
         expect(dong.page.locator("#id_turned")).to_have_value("7s", timeout=SYNC_MS)  # the round as the table sees it
+        expect(dong.page.locator("#id_seat0-discards")).to_have_value("6m")  # and his own change, kept
         screenshot(dong.page, "offline-record-held")
         assert not Round.objects.filter(evening=evening).exists()
         dong.page.locator(".submit-btn").click()  # looked, and recorded
@@ -180,7 +186,8 @@ def test_a_round_recorded_offline_over_a_change_made_meanwhile_waits_for_the_tab
     finally:
         dong.close()
         nan.close()
-    assert Round.objects.get(evening=evening).record["turned"] == "7s"
+    stored = Round.objects.get(evening=evening).record
+    assert stored["turned"] == "7s" and stored["seats"][0]["discards"] == "6m"
 
 
 def test_a_confirm_tapped_offline_is_sent_when_the_network_is_back(live_server, browser):

@@ -595,7 +595,7 @@ def test_a_box_unticked_on_a_phone_without_javascript_is_unticked_in_the_draft(c
     (helper's pass: 相公 switched off came back on)."""
     evening = make_evening()
     other = Client()
-    mine, theirs = open_round(client, evening), open_round(other, evening)
+    mine = open_round(client, evening)
     ticked = typed("E1", mine, changed="seat3-mei_jiao")
     ticked["seat3-mei_jiao"] = "on"
     client.post(url("evening_round_preview", evening), ticked, **HTMX)

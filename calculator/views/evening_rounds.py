@@ -76,12 +76,18 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=Non
         key=None if correcting is not None else posted.key, seat=_my_seat(request, evening), correcting=correcting)
 
 
-def _as_seen(request, data=None) -> services.Seen:
-    """The round as this page's form holds it (`data`: as the view reads it), for a write that
-    must not store a round other phones have changed since this page looked."""
+def _as_seen(request) -> services.Seen:
+    """The round as this page's form posted it, for a write that must not store a round other
+    phones have changed since this page looked."""
     posted = DraftPostForm(request.POST)
-    return services.Seen(values=draft_fields(request.POST if data is None else data),
-                         base=posted.base, client=posted.client)
+    return services.Seen(values=draft_fields(request.POST), base=posted.base, client=posted.client)
+
+
+def _say_overtaken(request, evening: Evening, overtaken: services.DraftOvertaken, headline: str) -> None:
+    """Why nothing was stored, and what the other phones changed, at the top of the next page."""
+    messages.warning(request, headline)
+    for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
+        messages.warning(request, note)
 
 
 def _overtaken_notes(overtaken: services.DraftOvertaken, names: list[str]) -> list[str]:
@@ -197,9 +203,7 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
             saved = _save_draft(request, evening, changed=None)
             if saved.draft is None:  # recorded on another phone in between: there it is
                 return _recorded_elsewhere(request, evening, saved.recorded)
-            messages.warning(request, _("别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。"))
-            for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
-                messages.warning(request, note)
+            _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。"))
             return _round_form(request, evening, saved.draft, status=409)
         except RecordInvalid as invalid:  # the entry checked it; only a race could get here
             messages.error(request, "; ".join(p.message for p in invalid.problems))
@@ -572,9 +576,7 @@ def round_edit(request, evening: Evening, number: int):
             draft = _save_draft(request, evening, changed=None, data=data, correcting=number).draft
             if draft is None:
                 return _conflict(request, evening, number)
-            messages.warning(request, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
-            for note in _overtaken_notes(overtaken, names):
-                messages.warning(request, note)
+            _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
             data, key, draft_version, status = draft_data(draft.data), draft.idempotency_key, draft.version, 409
             entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=True)
         except RecordInvalid as invalid:
@@ -662,9 +664,7 @@ def round_edit_confirm(request, evening: Evening, number: int):
     except services.RoundVersionConflict:
         return _conflict(request, evening, number)
     except services.DraftOvertaken as overtaken:  # the preview it confirms is not the correction any more
-        messages.warning(request, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
-        for note in _overtaken_notes(overtaken, selectors.evening_names(evening=evening)):
-            messages.warning(request, note)
+        _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
     except RecordInvalid as invalid:
         messages.error(request, "; ".join(p.message for p in invalid.problems))

@@ -31,8 +31,7 @@
     // Forward (or Back) the browser may show its first copy of this form again, and the server
     // leaves a writer's own changes out of what it answers a poll, so the page would never get
     // back what it typed before it left.
-    form.elements.draft_client.value = Array.prototype.map.call(
-      crypto.getRandomValues(new Uint8Array(8)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    form.elements.draft_client.value = Array.from(crypto.getRandomValues(new Uint8Array(8)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
     var baseInput = form.elements.draft_base;  // the draft version this page has seen
     var keyInput = form.elements.idempotency_key;
     var log = root.querySelector("[data-draft-log]");

@@ -28,17 +28,11 @@
 
   /* "123m55p" -> ["1m", "2m", "3m", "5p", "5p"]; null when the text is not notation (R2). */
   function parse(text) {
-    var tiles = [], ranks = [];
-    for (var ch of text) {
-      ch = ALIASES[ch] || ch;
-      if (/[\s,，]/.test(ch)) continue;
-      if (/[1-9]/.test(ch)) ranks.push(ch);
-      else if (SUITS.indexOf(ch) >= 0 && ranks.length) {
-        ranks.forEach(function (rank) { tiles.push(rank + ch); });
-        ranks = [];
-      } else return null;
-    }
-    return ranks.length ? null : tiles;
+    text = Array.from(text, function (ch) { return ALIASES[ch] || ch; }).join("").replace(/[\s,，]/g, "");
+    if (!/^([1-9]+[mps])*$/.test(text)) return null;
+    return (text.match(/[1-9]+[mps]/g) || []).flatMap(function (group) {
+      return Array.from(group.slice(0, -1), function (rank) { return rank + group.slice(-1); });
+    });
   }
 
   function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
@@ -71,7 +65,7 @@
    * the most it may come to: its count once the page knows who won (or that nobody did), else 14. */
   function countOf(input, tiles) {
     var card = cardOf(input), known = endingKnown(input.closest("form"));
-    var melds = Array.prototype.filter.call(card.querySelectorAll("select.meld-kind"), function (s) { return s.value; });
+    var melds = Array.from(card.querySelectorAll("select.meld-kind")).filter(function (s) { return s.value; });
     var have = tiles.length + 3 * melds.length;
     var want = wins(card) || (!known && have === 14) ? 14 : 13;  // 14, nobody won yet: likely his
     return { have: have, want: want, limit: known ? want : 14 };
@@ -215,9 +209,7 @@
     var kind = meldKind;
     armMeld(null);
     var card = cardOf(active);
-    var row = Array.prototype.find.call(card.querySelectorAll("[data-meld-row]"), function (r) {
-      return !r.querySelector("select.meld-kind").value;
-    });
+    var row = Array.from(card.querySelectorAll("[data-meld-row]")).find(function (r) { return !r.querySelector("select.meld-kind").value; });
     if (!row) return;  // four melds already
     var details = card.querySelector("details.melds");
     if (details) details.open = true;
@@ -254,21 +246,15 @@
   function maybeAdvance() {
     if (!active || !isHand(active) || pendingRow) return;
     var count = countOf(active, parse(active.value) || []);
-    var form = active.closest("form");
     if (count.have < count.limit) return;
     // A phone that said who it is (the server marks its card) is done with its own hand: the
     // other hands are the other phones' to type.
     if (cardOf(active).classList.contains("is-mine")) { close(); return; }
-    var cards = Array.prototype.slice.call(form.querySelectorAll("[data-seat-card]"));
-    var at = cards.indexOf(cardOf(active));
-    for (var i = 1; i < cards.length; i++) {
-      var card = cards[(at + i) % cards.length];
-      if (hidesHand(card)) continue;
-      var input = card.querySelector('input.tile-notation[name$="-concealed"]');
-      var have = countOf(input, parse(input.value) || []);
-      if (have.have < have.want) { open(input); return; }
-    }
-    close();
+    var cards = Array.from(active.closest("form").querySelectorAll("[data-seat-card]")), at = cards.indexOf(cardOf(active));
+    var next = cards.slice(at + 1).concat(cards.slice(0, at)).filter(function (card) { return !hidesHand(card); })
+      .map(function (card) { return card.querySelector('input.tile-notation[name$="-concealed"]'); })
+      .find(function (input) { var its = countOf(input, parse(input.value) || []); return its.have < its.want; });
+    if (next) open(next); else close();
   }
 
   /* A winner's chip tapped is 胡的那张 (his standing says so); again on an open keyboard, it comes out. */
@@ -393,8 +379,8 @@
   function init() {
     keyboard = document.querySelector("[data-tile-keyboard]");
     if (!keyboard) return;
-    keys = Array.prototype.slice.call(keyboard.querySelectorAll("[data-key]"));
-    groupKeys = Array.prototype.slice.call(keyboard.querySelectorAll("[data-kb-group]"));
+    keys = Array.from(keyboard.querySelectorAll("[data-key]"));
+    groupKeys = Array.from(keyboard.querySelectorAll("[data-kb-group]"));
     document.documentElement.classList.add("js-tiles");
 
     // A key types on the finger's touch, not on its lift (the click comes tens of ms later); its
@@ -418,17 +404,17 @@
       event.preventDefault();
       event.stopPropagation();
     }, true);
+    // The keyboard's buttons, by their attribute: each is handed that attribute's value.
+    var actions = {
+      "data-key": press, "data-kb-group": armGroup, "data-kb-from-seat": chooseFrom, "data-kb-back": backspace,
+      "data-kb-meld": function (kind) { hideFrom(); armMeld(kind); },
+      "data-kb-clear": function () { added[active.id] = []; setField(active, ""); },
+    };
     document.addEventListener("click", function (event) {
-      var key = event.target.closest("[data-key]");
-      if (key && active) { press(key.getAttribute("data-key")); return; }
-      var group = event.target.closest("[data-kb-group]");
-      if (group && active) { armGroup(group.getAttribute("data-kb-group")); return; }
-      var meld = event.target.closest("[data-kb-meld]");
-      if (meld && active) { hideFrom(); armMeld(meld.getAttribute("data-kb-meld")); return; }
-      var from = event.target.closest("[data-kb-from-seat]");
-      if (from && active) { chooseFrom(from.getAttribute("data-kb-from-seat")); return; }
-      if (event.target.closest("[data-kb-back]") && active) { backspace(); return; }
-      if (event.target.closest("[data-kb-clear]") && active) { added[active.id] = []; setField(active, ""); return; }
+      for (var attr in actions) {
+        var button = active && event.target.closest("[" + attr + "]");
+        if (button) { actions[attr](button.getAttribute(attr)); return; }
+      }
       if (event.target.closest("[data-kb-done]")) { close(); return; }
       var answer = event.target.closest("[data-set-fields]");
       if (answer) { setFields(answer); return; }

@@ -584,6 +584,17 @@ def round_edit(request, evening: Evening, number: int):
         else:
             messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
             return redirect("calculator:evening_round", token=evening.token, number=number)
+    confirmed_base = draft_version  # 确认修改 is of this very correction: another phone's write after it refuses it
+    if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
+        saved = _save_draft(request, evening, changed=None, data=data, correcting=number)
+        missed = [overlap for overlap in saved.overlaps if not overlap.doubled]
+        if saved.draft is not None and missed:  # an old copy: shown (and confirmed) as the table has it now
+            _say_overtaken(request, evening, services.DraftOvertaken(missed),
+                           _("别的手机刚也改了这一局：下面是现在的样子，看一遍再点。"))
+            draft, status, carried = saved.draft, 409, []
+            entry = _entry(evening, draft_data(draft.data), rules=round_.rules, initial=round_.record, draft=True)
+            key, draft_version = draft.idempotency_key, draft.version
+        confirmed_base = saved.draft.version if saved.draft is not None else draft_version
     if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
         result = present(entry.settlement) if entry.is_valid() else None
     else:
@@ -598,9 +609,6 @@ def round_edit(request, evening: Evening, number: int):
                "draft_url": reverse("calculator:evening_round_correction_draft", args=[evening.token, number])
                + f"?version={based_on}",
                "my_seat": _my_seat(request, evening)}
-    if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
-        saved = _save_draft(request, evening, changed=None, data=data, correcting=number)
-        draft_version = saved.draft.version if saved.draft is not None else draft_version
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
@@ -609,7 +617,7 @@ def round_edit(request, evening: Evening, number: int):
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "details": record_changes(round_.record, entry.record, names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on,
-                                                      "draft_base": draft_version,
+                                                      "draft_base": confirmed_base,
                                                       "draft_client": DraftPostForm(request.POST).client}),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         })

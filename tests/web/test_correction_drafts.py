@@ -167,6 +167,31 @@ def test_confirming_a_preview_another_phone_has_changed_since_saves_nothing(clie
     assert Round.objects.get(evening=evening).record["turned"] == "9m"
 
 
+def test_a_preview_asked_from_an_old_copy_shows_the_correction_as_the_table_has_it(client):
+    """阿珍 has set 翻牌 to 9万; 老王's page (not yet polled, or without JavaScript) still says 5万
+    and he asks 看看改了什么 with a change of his own: what he is shown, and what its 确认修改
+    would save, is the correction with her 9万 and his change, never his old copy of it."""
+    evening = make_evening()
+    stored_e1(evening)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his, hers = open_edit(wang, evening), open_edit(zhen, evening)
+    zhen.post(url("evening_round_preview", evening) + "?round=1",
+              edited({**example_record("E1"), "turned": "9m"}, hers, changed="turned"), **HTMX)
+    old = edited(example_record("E1"), his)
+    old["seat1-discards"] = "8s"  # his own change: 南 discarded a 8条 (a 乌骨鸡)
+    preview = wang.post(url("evening_round_edit", evening, 1), old)
+    assert preview.status_code == 409
+    page = preview.content.decode()
+    assert "阿珍 改了翻牌：9万" in page
+    assert re.search(r'<option value="9m" selected>', page)  # her change, shown
+    assert re.search(r'name="seat1-discards"[^>]*value="8s"', page)  # his, kept
+    card = {name: hidden(page, name) for name in ("record", "version", "draft_base", "draft_client")}
+    card["record"] = card["record"].replace("&quot;", '"')
+    assert wang.post(url("evening_round_edit_confirm", evening, 1), card).status_code == 302
+    stored = Round.objects.get(evening=evening).record
+    assert stored["turned"] == "9m" and stored["seats"][1]["discards"] == "8s"
+
+
 def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(client):
     evening = make_evening()
     stored_e1(evening)

@@ -251,20 +251,21 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule;
     `DraftOvertaken` when `seen` (the saving phone's form) missed a change another phone made
     to 改这局 since that phone looked.
-    An unchanged record changes nothing and leaves no history; a changed one moves the seats'
-    确认 / 有异议 into the history (the correction's `before`, with the version they were given
-    on), so the table is asked again and what each seat said stays readable.
+    An unchanged record changes nothing (the version stays) and leaves no history; a changed one
+    moves the seats' 确认 / 有异议 into the history (the correction's `before`, with the version
+    they were given on), so the table is asked again and what each seat said stays readable.
+    Either ends 改这局 on every phone.
     """
     evening, current = _locked_round(round, expected_version)
     check_seen(RoundDraft.objects.filter(evening=evening, correcting=current.number).first(), seen)
     settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
                                                played=current))
+    RoundDraft.objects.filter(evening=evening, correcting=current.number).delete()
     if _same_round(settlement, current):
         return current
     before = {**snapshot(current), "confirmations": seat_words_snapshot(current)}
     _apply(current, settlement, current.rules)
     current.confirmations.all().delete()  # what the seats confirmed is not what the round says now
-    RoundDraft.objects.filter(evening=evening, correcting=current.number).delete()  # ends 改这局 on every phone
     current.version += 1
     current.updated_at = timezone.now()
     current.save()

@@ -568,8 +568,8 @@ def round_edit(request, evening: Evening, number: int):
     status = 200
     if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:
-            services.round_correct(round=round_, record=entry.record, expected_version=based_on,
-                                   by=me(request, evening), seen=_as_seen(request))
+            corrected = services.round_correct(round=round_, record=entry.record, expected_version=based_on,
+                                               by=me(request, evening), seen=_as_seen(request))
         except services.RoundVersionConflict:
             return _conflict(request, evening, number)
         except services.DraftOvertaken as overtaken:  # as 记下这一局 (round_new): the table's correction, shown again
@@ -582,7 +582,10 @@ def round_edit(request, evening: Evening, number: int):
         except RecordInvalid as invalid:
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         else:
-            messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
+            if corrected.version == based_on:
+                _say_unchanged(request, number)
+            else:
+                messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
             return redirect("calculator:evening_round", token=evening.token, number=number)
     confirmed_base = draft_version  # 确认修改 is of this very correction: another phone's write after it refuses it
     if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
@@ -630,7 +633,7 @@ def round_edit(request, evening: Evening, number: int):
 def round_edit_discard(request, evening: Evening, number: int):
     """不改了: throw 改这局 away for every phone; the round stays as stored."""
     if services.draft_discard(evening=evening, correcting=number):
-        messages.info(request, _("第{number}局没有改，还是原来的样子。").format(number=number))
+        _say_unchanged(request, number)
     if selectors.round_exists(evening=evening, number=number):
         return redirect("calculator:evening_round", token=evening.token, number=number)
     return redirect("calculator:evening_detail", token=evening.token)
@@ -667,8 +670,9 @@ def round_edit_confirm(request, evening: Evening, number: int):
     seen = services.Seen(values=None, base=form.cleaned_data["draft_base"] or 0,
                          client=form.cleaned_data["draft_client"]) if form.cleaned_data["draft_client"] else None
     try:
-        services.round_correct(round=round_, record=form.cleaned_data["record"],
-                               expected_version=form.cleaned_data["version"], by=me(request, evening), seen=seen)
+        corrected = services.round_correct(round=round_, record=form.cleaned_data["record"],
+                                           expected_version=form.cleaned_data["version"], by=me(request, evening),
+                                           seen=seen)
     except services.RoundVersionConflict:
         return _conflict(request, evening, number)
     except services.DraftOvertaken as overtaken:  # the preview it confirms is not the correction any more
@@ -677,8 +681,16 @@ def round_edit_confirm(request, evening: Evening, number: int):
     except RecordInvalid as invalid:
         messages.error(request, "; ".join(p.message for p in invalid.problems))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    if corrected.version == form.cleaned_data["version"]:
+        _say_unchanged(request, number)
+        return redirect("calculator:evening_round", token=evening.token, number=number)
     messages.success(request, _("第{number}局改好了，总分已经跟着变了。").format(number=number))
     return redirect("calculator:evening_detail", token=evening.token)
+
+
+def _say_unchanged(request, number: int) -> None:
+    """不改了, or a correction saved as the round already was: nothing to confirm again (the words stay)."""
+    messages.info(request, _("第{number}局没有改，还是原来的样子。").format(number=number))
 
 
 @require_http_methods(["GET", "POST"])

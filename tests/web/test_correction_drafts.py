@@ -233,6 +233,31 @@ def test_throwing_the_correction_away_ends_it_for_every_phone_and_keeps_the_roun
     assert "正在改" not in client.get(url("evening_detail", evening)).content.decode()
 
 
+@pytest.mark.parametrize("two_step", [False, True], ids=["保存修改", "确认修改"])
+def test_saving_a_correction_that_changes_nothing_ends_it_and_keeps_every_word(client, two_step):
+    """老王 opens 改这局, looks, and saves it as it was: nobody is asked to confirm again, the
+    round is not "being corrected" any more on any phone, and 阿珍's objection stays."""
+    evening = make_evening()
+    stored_e1(evening)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    form, hers = open_edit(wang, evening), open_edit(zhen, evening)
+    if two_step:
+        preview = wang.post(url("evening_round_edit", evening, 1), edited(example_record("E1"), form)).content.decode()
+        card = {name: hidden(preview, name) for name in ("record", "version", "draft_base", "draft_client")}
+        card["record"] = card["record"].replace("&quot;", '"')
+        saved = wang.post(url("evening_round_edit_confirm", evening, 1), card, follow=True)
+    else:
+        saved = wang.post(url("evening_round_edit", evening, 1), edited(example_record("E1"), form, save="1"), follow=True)
+    page = saved.content.decode()
+    assert "第1局没有改，还是原来的样子。" in page and "再确认" not in page
+    assert not RoundDraft.objects.filter(evening=evening).exists()
+    assert "正在改" not in zhen.get(url("evening_round", evening, 1)).content.decode()
+    ended = poll(zhen, evening, hers).json()  # her open form stops, told the round stays as it was
+    assert ended["gone"] is True and "还是原来的样子" in ended["bar"]
+    round_ = Round.objects.get(evening=evening)
+    assert round_.version == 1 and round_.confirmations.get(seat=2).note == "翻牌不对"
+
+
 def test_without_javascript_the_two_step_correction_still_works_and_ends_the_draft(client):
     evening = make_evening()
     stored_e1(evening)

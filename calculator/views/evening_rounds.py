@@ -6,6 +6,7 @@ rules fixed (R41); each write is one service call.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, field
 from functools import wraps
 
 from django.contrib import messages
@@ -546,71 +547,99 @@ def round_edit(request, evening: Evening, number: int):
     if gone := _deleted_meanwhile(request, evening, number):
         return gone
     round_ = round_or_404(evening, number)
-    version_form = VersionForm(request.POST or None, initial={"version": round_.version})
-    names = selectors.evening_names(evening=evening)
-    data, carried, draft = None, [], None
-    if request.method == "POST":  # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
-        data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
-        posted = DraftPostForm(request.POST)
-        key, draft_version = posted.key, posted.base
-    else:
+    if request.method == "GET":
         draft = services.draft_open(evening=evening, seat=_my_seat(request, evening), by=me(request, evening),
                                     correcting=number)
-        data = draft_data(draft.data) if draft.data else None
-        key, draft_version = draft.idempotency_key, draft.version
-    entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=draft is not None)
-    based_on = version_form.cleaned_data["version"] if version_form.is_valid() else round_.version
-    if request.method == "POST" and based_on != round_.version:
+        return _correction_page(request, evening, round_, _Correction.of_draft(evening, round_, draft))
+    version = VersionForm(request.POST)
+    if version.is_valid() and version.cleaned_data["version"] != round_.version:
         # A 保存修改 of a correction another phone saved first: to the round as saved, where every
         # seat is asked again — the form would open a new correction nobody asked for.
         return _conflict(request, evening, number,
                          back="calculator:evening_round" if "save" in request.POST else "calculator:evening_round_edit")
-    status = 200
-    if request.method == "POST" and "save" in request.POST and entry.is_valid():  # 保存修改: one tap
+    return _correction_posted(request, evening, round_)
+
+
+@dataclass
+class _Correction:
+    """改这局's form as a page draws it: the entry, the draft key and version the page holds (its
+    polls ask from that version), the version 确认修改 is of (another phone's write after it
+    refuses the confirm), the chickens a new 翻牌 took out of 打出的鸡, the answer's status."""
+
+    entry: RoundEntry
+    key: uuid.UUID | None
+    draft_version: int
+    confirmed_base: int
+    carried: list = field(default_factory=list)
+    status: int = 200
+
+    @classmethod
+    def of_draft(cls, evening: Evening, round_: Round, draft, *, status: int = 200) -> _Correction:
+        """The form as the correction draft holds it (the stored round while it holds nothing)."""
+        entry = _entry(evening, draft_data(draft.data) if draft.data else None, rules=round_.rules,
+                       initial=round_.record, draft=True)
+        return cls(entry, draft.idempotency_key, draft.version, draft.version, status=status)
+
+
+def _correction_posted(request, evening: Evening, round_: Round) -> HttpResponse:
+    """保存修改 or 看看改了什么: what the page sent is the table's correction too (saved into the
+    draft). A page that missed another phone's change gets the correction as the table has it now
+    (409), never its old copy stored or shown to confirm."""
+    names = selectors.evening_names(evening=evening)
+    # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
+    data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
+    posted = DraftPostForm(request.POST)
+    entry = _entry(evening, data, rules=round_.rules, initial=round_.record)
+    overtaken = None
+    if "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:
-            corrected = services.round_correct(round=round_, record=entry.record, expected_version=based_on,
+            corrected = services.round_correct(round=round_, record=entry.record, expected_version=round_.version,
                                                by=me(request, evening), seen=_as_seen(request))
         except services.RoundVersionConflict:
-            return _conflict(request, evening, number)
-        except services.DraftOvertaken as overtaken:  # as 记下这一局 (round_new): the table's correction, shown again
-            draft = _save_draft(request, evening, changed=None, data=data, correcting=number).draft
-            if draft is None:
-                return _conflict(request, evening, number)
-            _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
-            data, key, draft_version, status = draft_data(draft.data), draft.idempotency_key, draft.version, 409
-            entry = _entry(evening, data, rules=round_.rules, initial=round_.record, draft=True)
+            return _conflict(request, evening, round_.number)
+        except services.DraftOvertaken as refused_for:
+            overtaken = refused_for
         except RecordInvalid as invalid:
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         else:
-            if corrected.version == based_on:
-                _say_unchanged(request, number)
+            if corrected.version == round_.version:
+                _say_unchanged(request, round_.number)
             else:
-                messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
-            return redirect("calculator:evening_round", token=evening.token, number=number)
-    confirmed_base = draft_version  # 确认修改 is of this very correction: another phone's write after it refuses it
-    if request.method == "POST" and key is not None and draft is None:  # what this phone sent is the table's correction too
-        saved = _save_draft(request, evening, changed=None, data=data, correcting=number)
-        missed = [overlap for overlap in saved.overlaps if not overlap.doubled]
-        if saved.draft is not None and missed:  # an old copy: shown (and confirmed) as the table has it now
-            _say_overtaken(request, evening, services.DraftOvertaken(missed),
-                           _("别的手机刚也改了这一局：下面是现在的样子，看一遍再点。"))
-            draft, status, carried = saved.draft, 409, []
-            entry = _entry(evening, draft_data(draft.data), rules=round_.rules, initial=round_.record, draft=True)
-            key, draft_version = draft.idempotency_key, draft.version
-        confirmed_base = saved.draft.version if saved.draft is not None else draft_version
+                messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=round_.number))
+            return redirect("calculator:evening_round", token=evening.token, number=round_.number)
+    as_posted = _Correction(entry, posted.key, posted.base, posted.base, carried)
+    if posted.key is None and overtaken is None:
+        return _correction_page(request, evening, round_, as_posted)
+    saved = _save_draft(request, evening, changed=None, data=data, correcting=round_.number)
+    if saved.draft is None:  # the correction ended meanwhile
+        return _conflict(request, evening, round_.number) if overtaken else _correction_page(request, evening, round_, as_posted)
+    missed = overtaken.overlaps if overtaken else [overlap for overlap in saved.overlaps if not overlap.doubled]
+    if not missed:
+        as_posted.confirmed_base = saved.draft.version
+        return _correction_page(request, evening, round_, as_posted)
+    _say_overtaken(request, evening, services.DraftOvertaken(missed),
+                   _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。") if overtaken
+                   else _("别的手机刚也改了这一局：下面是现在的样子，看一遍再点。"))
+    return _correction_page(request, evening, round_, _Correction.of_draft(evening, round_, saved.draft, status=409))
+
+
+def _correction_page(request, evening: Evening, round_: Round, correction: _Correction) -> HttpResponse:
+    """改这局's page: the form, the bar of nets before → after, and after a 看看改了什么 the
+    whole before/after with its 确认修改."""
+    entry, number, names = correction.entry, round_.number, selectors.evening_names(evening=evening)
     if entry.is_bound:  # the bar and the settlement preview: the correction's own, or the stored round's
         result = present(entry.settlement) if entry.is_valid() else None
     else:
         result = present(selectors.stored_settlement(round_))
     context = {**base_context(request, evening), "round": round_, "entry": entry, "result": result,
-               "hidden_fields": [("version", based_on), ("idempotency_key", key or ""), ("draft_base", draft_version),
-                                 ("draft_client", uuid.uuid4().hex[:16])],
-               "carried": carried, "before_nets": _before_nets(round_) if entry.is_bound else None,
+               "hidden_fields": [("version", round_.version), ("idempotency_key", correction.key or ""),
+                                 ("draft_base", correction.draft_version), ("draft_client", uuid.uuid4().hex[:16])],
+               "carried": correction.carried, "before_nets": _before_nets(round_) if entry.is_bound else None,
                "action": reverse("calculator:evening_round_edit", args=[evening.token, number]),
                "preview_url": reverse("calculator:evening_round_preview", args=[evening.token])
                + f"?round={number}",
                "draft_url": reverse("calculator:evening_round_correction_draft", args=[evening.token, number])
-               + f"?version={based_on}",
+               + f"?version={round_.version}",
                "my_seat": _my_seat(request, evening)}
     if request.method == "POST" and entry.is_valid():
         context.update({
@@ -619,13 +648,13 @@ def round_edit(request, evening: Evening, number: int):
             "before_summary": outcome_text(round_.record, round_.settlement, names),
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "details": record_changes(round_.record, entry.record, names),
-            "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": based_on,
-                                                      "draft_base": confirmed_base,
+            "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": round_.version,
+                                                      "draft_base": correction.confirmed_base,
                                                       "draft_client": DraftPostForm(request.POST).client}),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
         })
-    response = render(request, "calculator/evening/round_edit.html", context, status=status)
-    return refused(response) if request.method == "POST" and status == 200 and not entry.is_valid() else response
+    response = render(request, "calculator/evening/round_edit.html", context, status=correction.status)
+    return refused(response) if request.method == "POST" and correction.status == 200 and not entry.is_valid() else response
 
 
 @require_POST

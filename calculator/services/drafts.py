@@ -195,7 +195,7 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
         if recorded is not None:
             return DraftSaved(draft=None, recorded=recorded)
         deleted = spent_key(evening, key)
-    draft = RoundDraft.objects.filter(evening=evening).first()
+    draft = RoundDraft.objects.filter(evening=evening, correcting=None).first()  # never a correction's
     if draft is None:
         draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key and deleted is None else {}))
     draft = _unspent(evening, draft)

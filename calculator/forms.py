@@ -394,11 +394,12 @@ class RecordField(forms.JSONField):
 
 
 class CorrectionConfirmForm(VersionForm):
-    """确认修改: the corrected record, exactly as previewed, the version it was based on, and the
-    version of 改这局's draft the preview was drawn from with this page's writer id (another
-    phone's later change to the correction refuses it)."""
+    """确认修改: the corrected record, exactly as previewed, the version it was based on, and 改这局's
+    draft the preview was drawn from (its key and version) with this page's writer id: another
+    phone's later change to the correction refuses it, so does its end (thrown away)."""
 
     record = RecordField(widget=forms.HiddenInput)
+    draft_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
     draft_base = forms.IntegerField(min_value=0, max_value=999_999_999, required=False, widget=forms.HiddenInput)
     draft_client = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 

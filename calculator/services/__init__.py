@@ -16,7 +16,7 @@ idempotency key is seen by the second submit, and a correction sees the version 
 from django.core.exceptions import ValidationError
 
 from .confirmations import SeatHasItsOwnPhone, draft_confirm, round_confirm
-from .drafts import DraftOvertaken, DraftSaved, Overlap, Seen, draft_discard, draft_open, draft_save, draft_seen, spent_key
+from .drafts import DraftEnded, DraftOvertaken, DraftSaved, Overlap, Seen, draft_discard, draft_open, draft_save, draft_seen, spent_key
 from .evenings import evening_create
 from .exchange import (
     EXPORT_FORMAT, TABLE_FORMAT, evening_export, evening_export_json, evening_import, table_export, table_import,
@@ -30,7 +30,7 @@ from .rounds import IdempotencyKeyDeleted, IdempotencyKeyReused, record_digest, 
 
 __all__ = [
     "SeatHasItsOwnPhone", "draft_confirm", "record_digest", "round_confirm",
-    "DraftOvertaken", "DraftSaved", "Overlap", "Seen", "draft_discard", "draft_open", "draft_save", "draft_seen", "spent_key",
+    "DraftEnded", "DraftOvertaken", "DraftSaved", "Overlap", "Seen", "draft_discard", "draft_open", "draft_save", "draft_seen", "spent_key",
     "NotAttachable", "member_merge", "member_rename", "seat_link", "table_attach_evening", "table_create",
     "table_evening_create", "table_evening_open", "table_from_evening", "table_next_setup",
     "EXPORT_FORMAT", "TABLE_FORMAT", "table_export", "table_import", "IdempotencyKeyDeleted", "IdempotencyKeyReused",

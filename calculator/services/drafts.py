@@ -47,6 +47,7 @@ class Seen:
     values: dict[str, list[str]] | None  # None: what it holds is a record (确认修改); any newer write counts
     base: int
     client: str
+    key: uuid.UUID | None = None  # the draft its form was drawn from: `base` is a version of that draft only
 
 
 class DraftOvertaken(Exception):
@@ -59,17 +60,29 @@ class DraftOvertaken(Exception):
         self.overlaps = overlaps
 
 
+class DraftEnded(Exception):
+    """The draft the asking phone's form was drawn from is gone (thrown away on another phone):
+    what the table ended is not stored from a page that had not heard yet."""
+
+
 def check_seen(draft: RoundDraft | None, seen: Seen | None) -> None:
     """Raise `DraftOvertaken` when `draft` holds a field another phone wrote after `seen.base`
     that the phone's form does not hold as it is: what the phone asks to store is not the round
-    the table sees. Called under the evening's lock, by the write that would store it."""
+    the table sees. A form drawn from another draft (thrown away, a new one opened since) has
+    seen nothing of this one. Called under the evening's lock, by the write that would store it."""
     if draft is None or seen is None:
         return
-    newer = selectors.draft_changes(draft, since=seen.base, client=seen.client)
+    newer = selectors.draft_changes(draft, since=seen_base(draft, seen.key, seen.base), client=seen.client)
     overlaps = [Overlap(name=name, by=by, values=values) for name, (values, by) in sorted(newer.items())
                 if seen.values is None or values != list(seen.values.get(name, []))]
     if overlaps:
         raise DraftOvertaken(overlaps)
+
+
+def seen_base(draft: RoundDraft, key: uuid.UUID | None, base: int) -> int:
+    """The version of `draft` a page has seen: its `base`, when that is a version of this very
+    draft (versions start again in every new draft), else none of it."""
+    return base if key is None or key == draft.idempotency_key else 0
 
 
 SAME_DISCARD_SECONDS = 20  # a tile another phone added to the same 打出的鸡 this recently, added again
@@ -179,7 +192,9 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     idempotency key the phone's form holds; if a round was recorded under it, nothing is saved
     and the round is returned (`recorded`). If that round was deleted since, or the draft was
     thrown away, the phone's entry goes into the evening's draft, or starts a new one (nothing
-    typed is lost) under a fresh key, never the deleted round's (`deleted` says which it was).
+    typed is lost) under a fresh key (`deleted` says which round it was). `base` counts only
+    against the draft whose key the form holds: versions start again in every draft, so a form
+    from a draft that ended has seen nothing of the one open now, whose changes stay (named).
     `seat`: whose phone this is, when it said so (see `draft_open`). `correcting`: the draft of
     改这局 on that round; when it ended meanwhile (saved or thrown away) nothing is written
     (`ended`): the phone is told, and opens 改这局 again to change more."""
@@ -189,17 +204,19 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
         draft = RoundDraft.objects.filter(evening=evening, correcting=correcting).first()
         if draft is None:
             return DraftSaved(draft=None, ended=True)
-        return _merge(draft, values=values, changed=changed, base=base, client=client, by=by, seat=seat)
+        return _merge(draft, values=values, changed=changed, base=seen_base(draft, key, base), client=client, by=by,
+                      seat=seat)
     if key is not None:
         recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
         if recorded is not None:
             return DraftSaved(draft=None, recorded=recorded)
         deleted = spent_key(evening, key)
     draft = RoundDraft.objects.filter(evening=evening, correcting=None).first()  # never a correction's
-    if draft is None:
-        draft = RoundDraft(evening=evening, **({"idempotency_key": key} if key and deleted is None else {}))
+    if draft is None:  # its own key: pages still holding the last one's versions are told apart
+        draft = RoundDraft(evening=evening)
     draft = _unspent(evening, draft)
-    saved = _merge(draft, values=values, changed=changed, base=base, client=client, by=by, seat=seat)
+    saved = _merge(draft, values=values, changed=changed, base=seen_base(draft, key, base), client=client, by=by,
+                   seat=seat)
     saved.deleted = deleted
     return saved
 

@@ -21,7 +21,7 @@ from ..scoring import RecordInvalid, Settlement, ruleset_from_dict, settle_recor
 from ..scoring.problems import gettext_noop as _noop
 from ..scoring.problems import problem
 from ..scoring.stats import evening_summary, round_stats
-from .drafts import Seen, check_seen
+from .drafts import DraftEnded, Seen, check_seen
 from .evenings import lock_evening
 
 
@@ -250,14 +250,17 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     Raises `RoundVersionConflict` when the round is no longer at `expected_version` (someone
     else corrected or deleted it first) and `RecordInvalid` when the new record breaks a rule;
     `DraftOvertaken` when `seen` (the saving phone's form) missed a change another phone made
-    to 改这局 since that phone looked.
+    to 改这局 since that phone looked, `DraftEnded` when the 改这局 it was drawn from was thrown away.
     An unchanged record changes nothing (the version stays) and leaves no history; a changed one
     moves the seats' 确认 / 有异议 into the history (the correction's `before`, with the version
     they were given on), so the table is asked again and what each seat said stays readable.
     Either ends 改这局 on every phone.
     """
     evening, current = _locked_round(round, expected_version)
-    check_seen(RoundDraft.objects.filter(evening=evening, correcting=current.number).first(), seen)
+    draft = RoundDraft.objects.filter(evening=evening, correcting=current.number).first()
+    if seen is not None and seen.key is not None and draft is None:
+        raise DraftEnded  # thrown away on another phone (saved: the version moved, above)
+    check_seen(draft, seen)
     settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
                                                played=current))
     RoundDraft.objects.filter(evening=evening, correcting=current.number).delete()

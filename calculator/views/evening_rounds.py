@@ -74,14 +74,14 @@ def _save_draft(request, evening: Evening, *, changed: set[str] | None, data=Non
     return services.draft_save(
         evening=evening, values=values, changed=changed,
         base=posted.base, client=posted.client, by=me(request, evening),
-        key=None if correcting is not None else posted.key, seat=_my_seat(request, evening), correcting=correcting)
+        key=posted.key, seat=_my_seat(request, evening), correcting=correcting)
 
 
 def _as_seen(request) -> services.Seen:
     """The round as this page's form posted it, for a write that must not store a round other
     phones have changed since this page looked."""
     posted = DraftPostForm(request.POST)
-    return services.Seen(values=draft_fields(request.POST), base=posted.base, client=posted.client)
+    return services.Seen(values=draft_fields(request.POST), base=posted.base, client=posted.client, key=posted.key)
 
 
 def _say_overtaken(request, evening: Evening, overtaken: services.DraftOvertaken, headline: str) -> None:
@@ -218,6 +218,10 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))
             # the table checks the breakdown first; the round's page leads back to the evening
             return redirect("calculator:evening_round", token=evening.token, number=round_.number)
+    if draft is None and recorded_as is None and key is not None:
+        saved = _save_draft(request, evening, changed=None)  # refused: what it held is not lost
+        if saved.draft is not None and saved.draft.idempotency_key != key:  # a new draft took it: none of it seen
+            key, version = saved.draft.idempotency_key, 0
     context = {
         **base_context(request, evening),
         "entry": entry,
@@ -237,8 +241,6 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
         "my_seat": _my_seat(request, evening),
         "proxy_seats": _proxy_seats(evening, _my_seat(request, evening)),
     }
-    if draft is None and recorded_as is None and key is not None:
-        _save_draft(request, evening, changed=None)  # refused: what it held is not lost
     response = render(request, "calculator/evening/round_new.html", context, status=status)
     return refused(response) if draft is None and request.method == "POST" else response
 
@@ -364,13 +366,18 @@ def _correction_end(evening: Evening, number: int, round_: Round | None, version
     """How 改这局 on round `number` ended, for a page that finds its draft gone (its poll, or its own
     save): saved when the round moved past the page's `version`, else thrown away (or the round
     deleted with it). The words and the way there (`done`, `url`) and the poll's `recorded`/`gone`."""
-    thrown_away = _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
+    thrown_away = _thrown_away()
     if round_ is None:
         return {"done": thrown_away, "url": reverse("calculator:evening_detail", args=[evening.token]), "gone": True}
     url = reverse("calculator:evening_round", args=[evening.token, number])
     if round_.version > version:
         return {"done": _("第{n}局改好了，每家再确认一次 ›").format(n=number), "url": url, "recorded": number}
     return {"done": thrown_away, "url": url, "gone": True}
+
+
+def _thrown_away() -> str:
+    """What a page hears of a correction thrown away on another phone (or saved unchanged)."""
+    return _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
 
 
 def _correction_poll(request, evening: Evening, number: int):
@@ -413,7 +420,9 @@ def _recorded_elsewhere(request, evening: Evening, round_: Round) -> HttpRespons
 @editing
 def round_draft_confirm(request, evening: Evening):
     """确认 / 有异议 for a seat on the round being entered, as this page scores it. The button sits
-    in the round form, so the whole form comes along: what it holds is kept in the draft first."""
+    in the round form, so the whole form comes along: what it holds is kept in the draft first.
+    A page that missed another phone's change gives no word (it would be on a round that is not
+    the table's): it is told what changed."""
     entry = _entry(evening, request.POST)
     saved = _save_draft(request, evening, changed=None)
     if saved.recorded is not None:
@@ -423,7 +432,10 @@ def round_draft_confirm(request, evening: Evening):
     seat = word.seat(mine)
     names = selectors.evening_names(evening=evening)
     error = None
-    if not entry.is_valid():
+    if missed := [overlap for overlap in saved.overlaps if not overlap.doubled]:  # a word on a round not the table's
+        error = " ".join([_("别的手机刚改了这一局，你的确认没有记下：看一遍再按。"),
+                          *_overtaken_notes(services.DraftOvertaken(missed), names)])
+    elif not entry.is_valid():
         error = _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。")
     elif seat is None or seat >= len(names):
         error = _("先选一下这部手机是谁。")
@@ -599,6 +611,9 @@ def _correction_posted(request, evening: Evening, round_: Round) -> HttpResponse
             return _conflict(request, evening, round_.number)
         except services.DraftOvertaken as refused_for:
             overtaken = refused_for
+        except services.DraftEnded:
+            messages.warning(request, _thrown_away())
+            return redirect("calculator:evening_round", token=evening.token, number=round_.number)
         except RecordInvalid as invalid:
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         else:
@@ -649,6 +664,7 @@ def _correction_page(request, evening: Evening, round_: Round, correction: _Corr
             "after_summary": outcome_text(entry.record, entry.settlement.to_dict(), names),
             "details": record_changes(round_.record, entry.record, names),
             "confirm": CorrectionConfirmForm(initial={"record": entry.record, "version": round_.version,
+                                                      "draft_key": correction.key,
                                                       "draft_base": correction.confirmed_base,
                                                       "draft_client": DraftPostForm(request.POST).client}),
             "what_if": WhatIfForm(current=ruleset_from_dict(round_.rules)),
@@ -696,8 +712,8 @@ def round_edit_confirm(request, evening: Evening, number: int):
     if not form.is_valid():
         messages.error(request, _("修改没有保存：表单不完整，请重新改一次。"))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
-    seen = services.Seen(values=None, base=form.cleaned_data["draft_base"] or 0,
-                         client=form.cleaned_data["draft_client"]) if form.cleaned_data["draft_client"] else None
+    seen = services.Seen(values=None, base=form.cleaned_data["draft_base"] or 0, client=form.cleaned_data["draft_client"],
+                         key=form.cleaned_data["draft_key"]) if form.cleaned_data["draft_client"] else None
     try:
         corrected = services.round_correct(round=round_, record=form.cleaned_data["record"],
                                            expected_version=form.cleaned_data["version"], by=me(request, evening),
@@ -707,6 +723,9 @@ def round_edit_confirm(request, evening: Evening, number: int):
     except services.DraftOvertaken as overtaken:  # the preview it confirms is not the correction any more
         _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。"))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)
+    except services.DraftEnded:
+        messages.warning(request, _thrown_away())
+        return redirect("calculator:evening_round", token=evening.token, number=number)
     except RecordInvalid as invalid:
         messages.error(request, "; ".join(p.message for p in invalid.problems))
         return redirect("calculator:evening_round_edit", token=evening.token, number=number)

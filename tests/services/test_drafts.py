@@ -215,12 +215,22 @@ def test_a_draft_left_under_a_deleted_rounds_key_is_given_a_fresh_one_when_opene
     assert evening.rounds.count() == 1
 
 
-def test_a_throw_away_then_a_late_write_keeps_the_unspent_key():
+def test_a_throw_away_then_late_writes_from_two_old_pages_start_one_new_draft_and_keep_each_others_changes():
+    """After 扔掉, the first late write starts a new draft under a key of its own (the thrown-away
+    one recorded nothing, but its versions are not this draft's): a second old page, whose base
+    counted the old draft's versions, does not overwrite the first one's change in silence."""
     evening = make_evening()
     key = services.draft_open(evening=evening).idempotency_key
+    for n in range(3):
+        services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=n, client="a", key=key)
     services.draft_discard(evening=evening)
-    late = services.draft_save(evening=evening, values=values_of("E2"), changed={"turned"}, base=1, client="b", key=key)
-    assert late.deleted is None and late.draft.idempotency_key == key  # it recorded nothing: still good
+    late = services.draft_save(evening=evening, values={**values_of("E2"), "turned": ["9m"]}, changed={"turned"},
+                               base=1, client="b", key=key, by="阿珍")
+    assert late.deleted is None and late.draft.idempotency_key != key
+    older = services.draft_save(evening=evening, values={**values_of("E2"), "turned": ["8m"]}, changed=None,
+                                base=3, client="a", key=key, by="老王")
+    assert older.draft.data["turned"] == ["9m"]  # hers stays, and his page is told
+    assert [(overlap.name, overlap.by) for overlap in older.overlaps] == [("turned", "阿珍")]
 
 
 def test_the_same_chicken_discard_added_on_two_phones_is_named_not_silently_doubled():

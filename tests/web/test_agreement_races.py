@@ -73,3 +73,86 @@ def test_typing_the_next_round_never_lands_in_a_correction_open_beside_it(client
     other = open_round(Client(), evening)  # another phone on 记一局 sees it
     assert selectors.evening_draft(evening=evening).data["turned"] == ["9s"]
     assert other["idempotency_key"] == form["idempotency_key"]
+
+
+def test_an_old_copy_of_a_correction_thrown_away_and_opened_again_does_not_undo_the_new_one(client):
+    """老王's page still holds 改这局 as it was before 阿珍 threw it away (不改了) and opened it again
+    with 9万: versions start again in the new correction, so his page's version says nothing of
+    it. His 保存修改 stores nothing; the page shows her 9万 and says who changed it."""
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"))
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his = open_edit(wang, evening)
+    wang.post(url(PREVIEW, evening) + "?round=1", posted(turned("8m"), his, changed="turned"), **HTMX)
+    zhen.post(url("evening_round_edit_discard", evening, 1))
+    hers = open_edit(zhen, evening)
+    zhen.post(url(PREVIEW, evening) + "?round=1", posted(turned("9m"), hers, changed="turned"), **HTMX)
+    late = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"))
+    assert late.status_code == 409
+    assert "阿珍 改了翻牌：9万" in late.content.decode()
+    assert re.search(r'<option value="9m" selected>', late.content.decode())
+    assert Round.objects.get(evening=evening).record["turned"] == "5m"
+    assert selectors.correction_draft(evening=evening, number=1).data["turned"] == ["9m"]
+
+
+@pytest.mark.parametrize("two_step", [False, True], ids=["保存修改", "确认修改"])
+def test_a_late_save_of_a_correction_thrown_away_stores_nothing_and_says_so(client, two_step):
+    """阿珍 tapped 不改了; 老王's 保存修改 (or 确认修改 under his preview) a second later, before his
+    page heard: the round stays as it was, with its words, and he is told why."""
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=2, verdict="confirmed", phone_seat=2)
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his = open_edit(wang, evening)
+    if two_step:
+        preview = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), his)).content.decode()
+        card = {name: hidden(preview, name) for name in ("record", "version", "draft_key", "draft_base", "draft_client")}
+        card["record"] = card["record"].replace("&quot;", '"')
+        zhen.post(url("evening_round_edit_discard", evening, 1))
+        late = wang.post(url("evening_round_edit_confirm", evening, 1), card, follow=True)
+    else:
+        wang.post(url(PREVIEW, evening) + "?round=1", posted(turned("8m"), his, changed="turned"), **HTMX)
+        zhen.post(url("evening_round_edit_discard", evening, 1))
+        late = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"),
+                         follow=True)
+    assert "这次修改在别的手机上扔掉了，这一局还是原来的样子。" in late.content.decode()
+    stored = Round.objects.get(evening=evening)
+    assert stored.record["turned"] == "5m" and stored.version == 1 and stored.confirmations.count() == 1
+
+
+def test_a_whole_form_from_a_draft_thrown_away_does_not_overwrite_the_new_one(client):
+    """小李's page (no JavaScript) still holds the round 老王 threw away; 阿珍 has begun the next
+    with 9万. His 确认 carries his whole form with the old draft's version: her 9万 stays, and
+    his word is not counted on a round he has not seen."""
+    evening = make_evening()
+    li, zhen = say_who(Client(), evening, 1), say_who(Client(), evening, 2)
+    his = open_round(li, evening)
+    li.post(url(PREVIEW, evening), posted(turned("8m"), his), **HTMX)
+    li.post(url(PREVIEW, evening), posted(turned("8m"), {**his, "draft_base": "1"}, changed="turned"), **HTMX)
+    client.post(url("evening_round_draft_discard", evening))
+    hers = open_round(zhen, evening)
+    zhen.post(url(PREVIEW, evening), posted(turned("9m"), hers, changed="turned"), **HTMX)
+    li.post(url("evening_round_draft_confirm", evening), posted(turned("8m"), {**his, "draft_base": "2"}, verdict="confirmed"))
+    draft = selectors.evening_draft(evening=evening)
+    assert draft.data["turned"] == ["9m"]
+    assert "1" not in draft.confirmations
+
+
+def test_a_word_from_a_page_that_missed_a_change_is_not_taken_and_says_what_changed(client):
+    """小李 taps 确认 on a page that has not yet received 阿珍's 9万: his word is refused, not shown
+    as given (it would be on a round that is not the table's), with her change named."""
+    evening = make_evening()
+    li, zhen = say_who(Client(), evening, 1), say_who(Client(), evening, 2)
+    his, hers = open_round(li, evening), open_round(zhen, evening)
+    li.post(url(PREVIEW, evening), posted(example_record("E1"), his), **HTMX)
+    zhen.post(url(PREVIEW, evening), posted(turned("9m"), {**hers, "draft_base": "1"}, changed="turned"), **HTMX)
+    answer = li.post(url("evening_round_draft_confirm", evening),
+                     posted(example_record("E1"), {**his, "draft_base": "1"}, verdict="confirmed"), **HTMX)
+    assert answer.status_code == 400
+    said = answer.content.decode()
+    assert "小李</b> ✓ 确认" not in said and "阿珍 改了翻牌：9万" in said
+    assert "1" not in selectors.evening_draft(evening=evening).confirmations
+    without_js = li.post(url("evening_round_draft_confirm", evening),
+                         posted(example_record("E1"), {**his, "draft_base": "1"}, verdict="confirmed"), follow=True)
+    page = without_js.content.decode()
+    assert "阿珍 改了翻牌：9万" in page and re.search(r'<option value="9m" selected>', page)

@@ -191,14 +191,22 @@ def test_a_form_resubmitted_with_a_different_round_is_refused_and_kept(client):
     assert list(Round.objects.values_list("net", flat=True)) == [expected_net("E1")]
 
 
-def test_an_invalid_round_is_shown_again_with_its_problems_and_the_same_key(client):
+def test_an_invalid_round_is_shown_again_with_its_problems_and_the_key_of_the_draft_that_keeps_it(client):
+    """A form whose draft is gone (thrown away: its key holds nothing now) is kept in a new draft
+    under a key of its own; the page comes back with that key, so the corrected submit records
+    that draft once."""
     evening = make_evening()
-    key = str(uuid.uuid4())
-    data = round_post("E1", idempotency_key=key)
+    data = round_post("E1", idempotency_key=str(uuid.uuid4()))
     data["seat0-concealed"] = "234m"
     response = client.post(url("evening_round_new", evening), data)
     assert response.status_code == 400 and Round.objects.count() == 0
-    assert key in response.content.decode()
+    draft = selectors.evening_draft(evening=evening)
+    assert draft.data["seat0-concealed"] == ["234m"]
+    assert f'name="idempotency_key" value="{draft.idempotency_key}"' in response.content.decode()
+    fixed = round_post("E1", idempotency_key=str(draft.idempotency_key))
+    for _ in range(2):  # a double tap
+        assert client.post(url("evening_round_new", evening), fixed).status_code == 302
+    assert Round.objects.count() == 1 and selectors.evening_draft(evening=evening) is None
 
 
 def test_the_live_preview_answers_with_the_round_forms_partials(client):

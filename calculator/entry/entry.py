@@ -19,7 +19,7 @@ from .record import melds_initial, round_initial, round_record, seat_draft, seat
 from .forms import MAX_MELDS, MeldForm, MeldFormSet, RoundForm, SeatForm, clean_notation
 from ..presentation import ALL_TILE_CHIPS, TileChip, preset_title, problem_message
 from ..scoring import (
-    PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, TileSyntaxError, check,
+    PRESETS, SEAT_NAMES, Problem, RecordInvalid, RuleSet, Settlement, TableFacts, TileSyntaxError, check,
     parse_tiles, settle,
 )
 from .seats import SeatEntry, SeatPreview, Slot, seat_preview
@@ -30,7 +30,7 @@ class RoundEntry:
     """The whole round-entry form: one `RoundForm`, and per seat a `SeatForm` and a `MeldFormSet`.
 
     ``RoundEntry(data=None, *, players=4, names=None, rules=None, stake=None, dealer=None,
-    initial=None, prefix=None, live=False, draft=False)``
+    initial=None, prefix=None, live=False, draft=False, facts=None)``
 
     - `data`: request.POST (bound) or None. Field names: ``[prefix-]stake``, ``[prefix-]seat0-concealed``,
       ``[prefix-]seat0-melds-0-kind``… (tests/round_form_data.py turns a record into such data).
@@ -38,6 +38,8 @@ class RoundEntry:
     - `names`, `rules` (a scoring RuleSet), `stake` (Decimal): when given, the table fixed them (an
       evening): the name, preset/options and stake fields are neither shown nor editable.
     - `dealer`: the dealer to start from (still editable).
+    - `facts`: what the table knows of the round (连庄 so far, the day it is played: a scoring
+      `TableFacts`), so that the preview scores the round as the ledger will store it.
     - `initial`: a round record dict (RULES §3) to pre-fill, e.g. to correct a stored round.
     - `prefix`: prefixes every field name, for more than one entry on a page.
     - `live`: the htmx preview while typing: a seat with no tiles yet is "待输入", not an error;
@@ -66,13 +68,14 @@ class RoundEntry:
 
     def __init__(self, data=None, *, players: int = 4, names: list[str] | None = None, rules: RuleSet | None = None,
                  stake: Decimal | None = None, dealer: int | None = None, initial: dict | None = None,
-                 prefix: str | None = None, live: bool = False, draft: bool = False):
+                 prefix: str | None = None, live: bool = False, draft: bool = False, facts: TableFacts | None = None):
         self.is_bound = data is not None
         self.prefix = prefix
         self.dom_prefix = prefix or "entry"
         self.live = live
         self.draft = draft and self.is_bound
         self.fixed_rules, self.fixed_stake, self.fixed_names = rules, stake, list(names) if names else None
+        self.facts = facts
         if self.fixed_names:
             players = len(self.fixed_names)
         elif initial:
@@ -289,7 +292,7 @@ class RoundEntry:
             for message in draft.problems:
                 self._add(seat.index, "melds", message)
             seats.append(draft.record)
-        return round_record(round_data, seats, rules=self.fixed_rules, stake=self.fixed_stake)
+        return round_record(round_data, seats, rules=self.fixed_rules, stake=self.fixed_stake, facts=self.facts)
 
     # -- results for templates and callers ----------------------------------------------------
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from ..forms import option_value
 from .forms import MAX_MELDS, ROUND_OPTIONS, TILE_CODES, RoundForm, SeatForm, clean_notation
-from ..scoring import PRESETS, SEAT_NAMES, YAOJI, RuleSet, TileSyntaxError, format_tiles, parse_tiles
+from ..scoring import PRESETS, SEAT_NAMES, YAOJI, RuleSet, TableFacts, TileSyntaxError, format_tiles, parse_tiles
 from ..scoring.tiles import WU_GU_JI
 
 # RULES §3's own switch, written off as well as on; the project's additions (没叫, 开局跟, and any
@@ -158,9 +158,11 @@ def seat_draft(name: str, data: dict, melds: Iterable[tuple[int, dict]]) -> Seat
     return draft
 
 
-def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake: Decimal | None) -> dict:
+def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake: Decimal | None,
+                 facts: TableFacts | None = None) -> dict:
     """The RULES §3 record from the round form's cleaned data and the seats' records. `rules`
-    and `stake`, when given, are the table's (an evening's) and win over the form's."""
+    and `stake`, when given, are the table's (an evening's) and win over the form's; `facts`,
+    what the table knows of the round (连庄, 星期鸡), with them."""
     if rules is None:
         preset = data["preset"]
         options = {option.name: value for option in ROUND_OPTIONS
@@ -187,8 +189,9 @@ def round_record(data: dict, seats: list[dict], *, rules: RuleSet | None, stake:
         # 冲锋乌骨鸡 (R70): written only when entered, so other records read as before
         **({"first_wu_gu_ji": {"seat": data["first_wu_gu_ji_seat"], "claimed_by": data["first_wu_gu_ji_claimed_by"]}}
            if data.get("first_wu_gu_ji_seat") is not None else {}),
-        # 星期鸡 (R64): the form knows only today; an evening stores the day each round was played.
-        **({"weekday": timezone.localdate().isoweekday()} if plays_xing_qi else {}),
+        # 星期鸡 (R64): the form knows only today; an evening, the day each round was played.
+        **(facts.fields(data["dealer"], rules) if facts is not None and rules is not None
+           else {"weekday": timezone.localdate().isoweekday()} if plays_xing_qi else {}),
     }
 
 

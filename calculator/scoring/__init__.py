@@ -17,7 +17,7 @@ from .analysis import NOT_READY, READY, WON, SeatAnalysis, analyse
 from .hands import PATTERN_HANZI, Hand, best_reading, is_complete, waits_of
 from .items import GROUP_ORDER, Item
 from .problems import CODES, Problem, RecordInvalid
-from .record import SEAT_NAMES, FirstYaoji, Meld, Outcome, RoundRecord, SeatRecord, Winner, parse_record
+from .record import SEAT_NAMES, FirstYaoji, Meld, Outcome, RoundRecord, SeatRecord, TableFacts, Winner, parse_record
 from .rules import PRESETS, RuleSet, rules_for, ruleset_from_dict
 from .settle import Settlement, check, settle, settle_record, settle_under
 from .tiles import YAOJI, Tile, TileSyntaxError, format_tiles, parse_tile, parse_tiles
@@ -25,7 +25,7 @@ from .tiles import YAOJI, Tile, TileSyntaxError, format_tiles, parse_tile, parse
 __all__ = [
     "CODES", "GROUP_ORDER", "NOT_READY", "PATTERN_HANZI", "PRESETS",
     "READY", "SEAT_NAMES", "WON", "YAOJI", "FirstYaoji", "Hand", "Item", "Meld", "Outcome", "Problem",
-    "RecordInvalid", "RoundRecord", "RuleSet", "SeatAnalysis", "SeatRecord", "Settlement", "Tile",
+    "RecordInvalid", "RoundRecord", "RuleSet", "SeatAnalysis", "SeatRecord", "Settlement", "TableFacts", "Tile",
     "TileSyntaxError", "Winner", "analyse", "best_reading", "check", "format_tiles", "is_complete",
     "parse_record", "parse_tile", "parse_tiles", "rules_for", "ruleset_from_dict", "settle",
     "settle_record", "settle_under", "waits_of",

@@ -157,6 +157,26 @@ class FirstYaoji:
 
 
 @dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What a ledger knows of a round that its form does not (R41): which seat dealt the rounds
+    just before it and how many in a row (连庄, R59), and the day it is played (星期鸡, R64). The
+    preview and the stored round take them from here alike, so what the table sees scored (and
+    confirms) is what is stored."""
+
+    last_dealer: int | None = None
+    run: int = 0
+    weekday: int | None = None
+
+    def fields(self, dealer: Any, rules: RuleSet) -> dict[str, int]:
+        """The record's `dealer_streak` and `weekday` for a round dealt by `dealer`, where played."""
+        return {
+            **({"dealer_streak": self.run} if rules.dealer_streak_bonus and dealer == self.last_dealer and self.run
+               else {}),
+            **({"weekday": self.weekday} if rules.xing_qi_ji and self.weekday else {}),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class RoundRecord:
     rules: RuleSet
     stake: Decimal

@@ -24,7 +24,7 @@ from .history import (
     AskAgain, EarlierWords, HistoryRow, evening_history, evening_history_page, round_earlier_words,
     rounds_to_confirm_again,
 )
-from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement
+from .rounds import RoundRow, SeatNet, SeatWord, round_row, seat_words, stored_settlement, table_facts
 from .season import (
     Award, Period, PlayerStats, Season, evening_awards, figure_rounds, member_key, season_csv, table_evenings,
     seat_link_target, table_for_editing, table_for_reading, table_roster, table_season,
@@ -46,5 +46,5 @@ __all__ = [
     "evening_stake", "evening_stake_text", "evening_still_owed", "evening_total_points",
     "evening_totals", "evening_version", "evening_what_if", "next_dealer", "next_round_number",
     "round_correction_preview", "round_exists", "round_get", "round_recorded_as", "seat_link_target", "round_row", "round_was_deleted", "round_what_if",
-    "stored_settlement",
+    "stored_settlement", "table_facts",
 ]

@@ -4,10 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils import timezone
+
 from ..models import Round, RoundConfirmation
 from ..presentation import round_summary, sign_class, signed
 from ..presentation.chart import colour_class
-from ..scoring import Item, Settlement, analyse, parse_record, ruleset_from_dict, settle
+from ..scoring import Item, RuleSet, Settlement, TableFacts, analyse, parse_record, ruleset_from_dict, settle
 
 
 @dataclass(frozen=True)
@@ -118,3 +120,18 @@ def stored_settlement(round_: Round) -> Settlement:
     hands = analyse(record)
     void = settle(record, hands).void  # what paid nothing is words, not stored: said as scoring says it now
     return Settlement(record, hands, items, stored["next_dealer"], burned, void)
+
+
+def table_facts(*, evening, rules: RuleSet, before: int | None = None, played: Round | None = None) -> TableFacts:
+    """连庄 and 星期鸡 as the evening knows them for its next round (`before`: for round `before`,
+    from the rounds ahead of it; `played`: a stored round, played on the day it was recorded).
+    The rounds are read only when the evening plays 连庄."""
+    dealers = []
+    if rules.dealer_streak_bonus:
+        rounds = Round.objects.filter(evening=evening).order_by("-number")
+        if before is not None:
+            rounds = rounds.filter(number__lt=before)
+        dealers = list(rounds.values_list("dealer", flat=True)[:1000])
+    run = next((n for n, dealer in enumerate(dealers) if dealer != dealers[0]), len(dealers))
+    return TableFacts(last_dealer=dealers[0] if dealers else None, run=run,
+                      weekday=timezone.localdate(played.created_at if played else None).isoweekday())

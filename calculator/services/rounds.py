@@ -78,25 +78,12 @@ def _evening_record(evening: Evening, record: Mapping[str, Any], rules: Mapping[
     data["stake"] = selectors.evening_stake_text(evening=evening)
     data["seats"] = [{**(s if isinstance(s, Mapping) else {}), "name": n} for s, n in zip(seats, names)]
     data.pop("dealer_streak", None)
-    if rules.get("dealer_streak_bonus"):  # 连庄 (R59): the evening knows the streak, the form does not
-        data["dealer_streak"] = _dealer_streak(evening, data.get("dealer"), before=before)
     data.pop("weekday", None)
-    if rules.get("xing_qi_ji"):  # 星期鸡 (R64): the day the round was played, in the evening's time zone
-        data["weekday"] = timezone.localdate(played.created_at if played else None).isoweekday()
+    # 连庄 (R59) and 星期鸡 (R64): the evening knows them, the form does not (its preview reads the same)
+    ruleset = ruleset_from_dict(rules)
+    data.update(selectors.table_facts(evening=evening, rules=ruleset, before=before, played=played)
+                .fields(data.get("dealer"), ruleset))
     return data
-
-
-def _dealer_streak(evening: Evening, dealer: Any, *, before: int | None) -> int:
-    """How many rounds in a row, just before this one, `dealer` dealt (R59)."""
-    rounds = Round.objects.filter(evening=evening).order_by("-number")
-    if before is not None:
-        rounds = rounds.filter(number__lt=before)
-    streak = 0
-    for dealt in rounds.values_list("dealer", flat=True)[:1000]:
-        if dealt != dealer:
-            break
-        streak += 1
-    return streak
 
 
 def _stored_record(settlement: Settlement) -> dict[str, Any]:
@@ -184,7 +171,11 @@ def round_record(
     if idempotency_key is not None:
         existing = evening.rounds.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
-            if not _same_round(settlement, existing):
+            # the same form again (a lost answer, the outbox): scored in the existing round's own
+            # place, or 连庄 would count that round in its own streak
+            again = settle_record(_evening_record(evening, record, existing.rules, before=existing.number,
+                                                  played=existing))
+            if not _same_round(again, existing):
                 raise IdempotencyKeyReused(existing)
             return existing
         deleted = evening.changes.filter(kind=Change.DELETED, before__idempotency_key=str(idempotency_key)).first()

@@ -42,18 +42,23 @@ from .limits import rate_limited
 # -- rounds ------------------------------------------------------------------------------------
 
 
-def _entry(evening: Evening, data=None, *, rules: dict | None = None, initial: dict | None = None,
+def _entry(evening: Evening, data=None, *, round_: Round | None = None, initial: dict | None = None,
            live: bool = False, draft: bool = False) -> RoundEntry:
-    """The round form of issue 3 with the evening's names, stake and rules fixed (R41)."""
+    """The round form of issue 3 with the evening's names, stake and rules fixed (R41), and what
+    the evening knows of the round (连庄, 星期鸡); `round_`: 改这局 on that stored round, under the
+    rules it was stored with (R42)."""
+    rules = ruleset_from_dict(round_.rules if round_ else evening.rules)
     return RoundEntry(
         data,
         names=selectors.evening_names(evening=evening),
-        rules=ruleset_from_dict(rules or evening.rules),
+        rules=rules,
         stake=selectors.evening_stake(evening=evening),
         dealer=None if initial else selectors.next_dealer(evening=evening),
         initial=initial,
         live=live,
         draft=draft,
+        facts=selectors.table_facts(evening=evening, rules=rules, before=round_.number if round_ else None,
+                                    played=round_),
     )
 
 
@@ -257,7 +262,7 @@ def round_preview(request, evening: Evening):
     if not asked.is_valid():
         raise Http404
     round_ = round_or_404(evening, asked.cleaned_data["round"]) if asked.cleaned_data["round"] else None
-    entry = _entry(evening, request.POST, rules=round_.rules if round_ else None, live=True)
+    entry = _entry(evening, request.POST, round_=round_, live=True)
     context = {"entry": entry, "result": present(entry.settlement) if entry.is_valid() else None,
                "before_nets": _before_nets(round_) if round_ else None}
     posted = DraftPostForm(request.POST)
@@ -401,7 +406,7 @@ def _draft_state(request, evening: Evening, draft, *, round_: Round | None = Non
     answers, so that the poll that brings another phone's tiles or words brings the result too,
     without this phone asking for a preview of its own."""
     # 改这局: under the round's own rules, its stored nets beside the new ones
-    entry = _entry(evening, draft_data(draft.data), rules=round_.rules if round_ else None, live=True)
+    entry = _entry(evening, draft_data(draft.data), round_=round_, live=True)
     return render(request, "calculator/partials/_draft_preview.html", {
         "entry": entry, "result": present(entry.settlement) if entry.is_valid() else None,
         "before_nets": _before_nets(round_) if round_ else None,
@@ -588,7 +593,7 @@ class _Correction:
     @classmethod
     def of_draft(cls, evening: Evening, round_: Round, draft, *, status: int = 200) -> _Correction:
         """The form as the correction draft holds it (the stored round while it holds nothing)."""
-        entry = _entry(evening, draft_data(draft.data) if draft.data else None, rules=round_.rules,
+        entry = _entry(evening, draft_data(draft.data) if draft.data else None, round_=round_,
                        initial=round_.record, draft=True)
         return cls(entry, draft.idempotency_key, draft.version, draft.version, status=status)
 
@@ -601,7 +606,7 @@ def _correction_posted(request, evening: Evening, round_: Round) -> HttpResponse
     # a new 翻牌 takes the chickens it no longer makes out of 打出的鸡
     data, carried = carry_chickens(request.POST, selectors.stored_settlement(round_).record, names)
     posted = DraftPostForm(request.POST)
-    entry = _entry(evening, data, rules=round_.rules, initial=round_.record)
+    entry = _entry(evening, data, round_=round_, initial=round_.record)
     overtaken = None
     if "save" in request.POST and entry.is_valid():  # 保存修改: one tap
         try:

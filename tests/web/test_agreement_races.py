@@ -156,3 +156,33 @@ def test_a_word_from_a_page_that_missed_a_change_is_not_taken_and_says_what_chan
                          posted(example_record("E1"), {**his, "draft_base": "1"}, verdict="confirmed"), follow=True)
     page = without_js.content.decode()
     assert "阿珍 改了翻牌：9万" in page and re.search(r'<option value="9m" selected>', page)
+
+
+def test_under_lianzhuang_the_round_stored_is_the_one_the_table_confirmed(client):
+    """连庄 (R59) played: round 2 is 老王's second deal. Every phone sees it scored with his streak
+    and confirms it; the round stored pays exactly that, and the four words go with it."""
+    evening = make_evening(options={"dealer_streak_bonus": 1})
+    services.round_record(evening=evening, record=example_record("E1"))
+    phones = [say_who(Client(), evening, seat) for seat in range(4)]
+    for phone in phones:
+        phone.post(url("evening_round_draft_confirm", evening),
+                   posted(example_record("E1"), open_round(phone, evening), verdict="confirmed"))
+    page = re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", phones[0].get(url("evening_round_new", evening)).content.decode()))
+    assert page.count("✓ 确认") == 4
+    shown = [int(net) for net in re.findall(r"(?:老王|小李|阿珍|张哥) ([+-−]\d+)", page.replace("−", "-"))[:4]]
+    phones[0].post(url("evening_round_new", evening), posted(example_record("E1"), open_round(phones[0], evening)))
+    stored = Round.objects.get(evening=evening, number=2)
+    assert stored.record["dealer_streak"] == 1 and list(stored.net) == shown
+    assert stored.confirmations.count() == 4
+
+
+def test_under_lianzhuang_the_same_form_sent_again_is_the_round_already_recorded(client):
+    """A lost answer, or the outbox, sends 记下这一局 twice: the second finds its round, not a
+    "changed form" (it was scored with the round itself counted in its own streak)."""
+    evening = make_evening(options={"dealer_streak_bonus": 1})
+    services.round_record(evening=evening, record=example_record("E1"))
+    form = open_round(client, evening)
+    client.post(url("evening_round_new", evening), posted(example_record("E1"), form))
+    again = client.post(url("evening_round_new", evening), posted(example_record("E1"), form))
+    assert again.status_code == 302 and again["Location"] == url("evening_round", evening, 2)
+    assert Round.objects.filter(evening=evening).count() == 2

@@ -279,9 +279,13 @@ def _replaced(before: dict, client: str, version: int) -> dict:
 
 
 @transaction.atomic
-def draft_discard(*, evening: Evening, correcting: int | None = None) -> bool:
-    """扔掉: throw the evening's draft away (`correcting`: that round's correction). False when
-    there was none."""
+def draft_discard(*, evening: Evening, correcting: int | None = None, key: uuid.UUID | None = None) -> bool:
+    """扔掉: throw the evening's draft away (`correcting`: that round's correction). `key`: the
+    draft the asking page showed; another one open now (that round recorded, the next begun) is
+    not the page's to throw away. False when nothing was thrown away."""
     evening = lock_evening(evening)
-    deleted, _ = RoundDraft.objects.filter(evening=evening, correcting=correcting).delete()
+    drafts = RoundDraft.objects.filter(evening=evening, correcting=correcting)
+    if key is not None:
+        drafts = drafts.filter(idempotency_key=key)
+    deleted, _ = drafts.delete()
     return bool(deleted)

@@ -494,9 +494,12 @@ def round_confirm(request, evening: Evening, number: int):
 @require_POST
 @editing
 def round_draft_discard(request, evening: Evening):
-    """扔掉: throw away the round being entered (the evening page asks first, without JavaScript)."""
-    if services.draft_discard(evening=evening):
+    """扔掉: throw away the round being entered (the evening page asks first, without JavaScript),
+    the one the page showed: not a round begun since."""
+    if services.draft_discard(evening=evening, key=DraftPostForm(request.POST).key):
         messages.success(request, _("正在录的那一局扔掉了。"))
+    elif selectors.evening_draft(evening=evening) is not None:
+        messages.warning(request, _("正在录的已经是另一局了，没有扔掉：看一眼再决定。"))
     return redirect("calculator:evening_detail", token=evening.token)
 
 
@@ -660,7 +663,7 @@ def _correction_page(request, evening: Evening, round_: Round, correction: _Corr
                + f"?round={number}",
                "draft_url": reverse("calculator:evening_round_correction_draft", args=[evening.token, number])
                + f"?version={round_.version}",
-               "my_seat": _my_seat(request, evening)}
+               "my_seat": _my_seat(request, evening), "draft_key": correction.key or ""}
     if request.method == "POST" and entry.is_valid():
         context.update({
             "changes": selectors.round_correction_preview(round_=round_, after_net=entry.settlement.net),
@@ -681,9 +684,13 @@ def _correction_page(request, evening: Evening, round_: Round, correction: _Corr
 @require_POST
 @editing
 def round_edit_discard(request, evening: Evening, number: int):
-    """不改了: throw 改这局 away for every phone; the round stays as stored."""
-    if services.draft_discard(evening=evening, correcting=number):
+    """不改了: throw 改这局 away for every phone (the one the page showed, not one opened since);
+    the round stays as stored."""
+    if services.draft_discard(evening=evening, correcting=number, key=DraftPostForm(request.POST).key):
         _say_unchanged(request, number)
+    elif selectors.correction_draft(evening=evening, number=number) is not None:
+        messages.warning(request, _("这一局又有人在改了，没有扔掉：看一眼再决定。"))
+        return redirect("calculator:evening_round_edit", token=evening.token, number=number)
     if selectors.round_exists(evening=evening, number=number):
         return redirect("calculator:evening_round", token=evening.token, number=number)
     return redirect("calculator:evening_detail", token=evening.token)

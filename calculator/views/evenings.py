@@ -4,6 +4,7 @@ renders only the partial that the full page includes, so each piece of markup ex
 """
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -127,6 +128,7 @@ def evening_detail(request, evening: Evening, *, read_only: bool):
 @dataclass(frozen=True)
 class DraftSummary:
     seats: list[SeatProgress]
+    key: uuid.UUID  # 扔掉 throws away this draft only, not one begun after the page was drawn
 
     @property
     def done(self) -> int:
@@ -140,7 +142,7 @@ def _draft_summary(evening: Evening) -> DraftSummary | None:
         return None
     seats = draft_progress(draft.data, names=selectors.evening_names(evening=evening),
                            rules=ruleset_from_dict(evening.rules), stake=selectors.evening_stake(evening=evening))
-    return DraftSummary(seats=seats)
+    return DraftSummary(seats=seats, key=draft.idempotency_key)
 
 
 @require_POST

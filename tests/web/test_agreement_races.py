@@ -186,3 +186,39 @@ def test_under_lianzhuang_the_same_form_sent_again_is_the_round_already_recorded
     again = client.post(url("evening_round_new", evening), posted(example_record("E1"), form))
     assert again.status_code == 302 and again["Location"] == url("evening_round", evening, 2)
     assert Round.objects.filter(evening=evening).count() == 2
+
+
+def test_throwing_away_from_an_old_evening_page_never_throws_away_the_round_begun_since(client):
+    """老王's evening page shows 第1局 录入中 and he opens 扔掉这局录入; meanwhile 小李 records
+    round 1 and 阿珍 begins round 2. 确定扔掉 leaves her round 2 alone, and says why."""
+    evening = make_evening()
+    li, zhen = say_who(Client(), evening, 1), say_who(Client(), evening, 2)
+    form = open_round(li, evening)
+    li.post(url(PREVIEW, evening), posted(example_record("E1"), form), **HTMX)
+    page = client.get(url("evening_detail", evening)).content.decode()
+    asked = re.search(r'action="([^"]*/discard/)".*?name="idempotency_key" value="([^"]*)"', page, re.S)
+    li.post(url("evening_round_new", evening), posted(example_record("E1"), form))
+    zhen.post(url(PREVIEW, evening), posted(example_record("E2"), open_round(zhen, evening), changed="seat0-concealed"),
+              **HTMX)
+    answer = client.post(asked.group(1), {"idempotency_key": asked.group(2)}, follow=True)
+    assert selectors.evening_draft(evening=evening) is not None
+    assert "正在录的已经是另一局了，没有扔掉" in answer.content.decode()
+    page = client.get(url("evening_detail", evening)).content.decode()  # the page as it is now throws that one away
+    key = re.search(r'name="idempotency_key" value="([^"]*)"', page).group(1)
+    assert "正在录的那一局扔掉了" in client.post(asked.group(1), {"idempotency_key": key}, follow=True).content.decode()
+    assert selectors.evening_draft(evening=evening) is None
+
+
+def test_buogaile_from_an_old_correction_page_leaves_the_correction_opened_since(client):
+    """阿珍 threw 改这局 away and opened it again with 9万; 老王's old page taps 不改了: her
+    correction stays open, and his page is sent to it."""
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"))
+    wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
+    his = open_edit(wang, evening)
+    zhen.post(url("evening_round_edit_discard", evening, 1), {"idempotency_key": his["idempotency_key"]})
+    hers = open_edit(zhen, evening)
+    zhen.post(url(PREVIEW, evening) + "?round=1", posted(turned("9m"), hers, changed="turned"), **HTMX)
+    answer = wang.post(url("evening_round_edit_discard", evening, 1), {"idempotency_key": his["idempotency_key"]})
+    assert answer.status_code == 302 and answer["Location"] == url("evening_round_edit", evening, 1)
+    assert selectors.correction_draft(evening=evening, number=1).data["turned"] == ["9m"]

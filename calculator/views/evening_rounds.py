@@ -484,6 +484,9 @@ def round_confirm(request, evening: Evening, number: int):
                                phone_seat=_my_seat(request, evening))
     except services.RoundVersionConflict:
         messages.warning(request, _("这局刚被改过，请看一遍改过的再确认。"))
+    except services.SeatHasItsOwnPhone as own:
+        name = selectors.evening_names(evening=evening)[own.seat]
+        messages.warning(request, _("{name} 自己已经说过了，要改由{name}自己按；这部手机没有替他按。").format(name=name))
     except services.ValidationError:
         messages.error(request, _("没有记下：请选确认或有异议。"))
     else:

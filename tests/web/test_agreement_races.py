@@ -222,3 +222,21 @@ def test_buogaile_from_an_old_correction_page_leaves_the_correction_opened_since
     answer = wang.post(url("evening_round_edit_discard", evening, 1), {"idempotency_key": his["idempotency_key"]})
     assert answer.status_code == 302 and answer["Location"] == url("evening_round_edit", evening, 1)
     assert selectors.correction_draft(evening=evening, number=1).data["turned"] == ["9m"]
+
+
+def test_pressing_for_another_seat_never_replaces_what_that_player_said_on_a_stored_round(client):
+    """阿珍 disputes round 1 on her own phone; 老王 opens 替没带手机的人按 and picks her: her
+    objection stays, and he is told why. Pressing for 张哥 (no word of his own yet) still works."""
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"))
+    zhen, wang = say_who(Client(), evening, 2), say_who(Client(), evening, 0)
+    zhen.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "disputed", "note": "翻牌不对", "version": "1"})
+    answer = wang.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "confirmed", "version": "1"},
+                       follow=True)
+    assert "阿珍 自己已经说过了" in answer.content.decode()
+    word = Round.objects.get(evening=evening).confirmations.get(seat=2)
+    assert (word.verdict, word.note) == ("disputed", "翻牌不对")
+    wang.post(url("evening_round_confirm", evening, 1), {"seat": "3", "verdict": "confirmed", "version": "1"})
+    assert Round.objects.get(evening=evening).confirmations.get(seat=3).by == "老王"
+    zhen.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "confirmed", "version": "1"})
+    assert Round.objects.get(evening=evening).confirmations.get(seat=2).verdict == "confirmed"  # hers to change

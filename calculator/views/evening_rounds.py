@@ -215,9 +215,12 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
             messages.error(request, "; ".join(p.message for p in invalid.problems))
         except services.IdempotencyKeyReused as reused:
             recorded_as = reused.existing
-        except services.IdempotencyKeyDeleted as deleted:
-            messages.warning(request, _("这张表记过第{number}局，那一局后来被删了，所以没有再记一次。要重记，请点“记一局”开一张新表。")
+        except services.IdempotencyKeyDeleted as deleted:  # what it held goes into the round being entered
+            saved = _save_draft(request, evening, changed=None)
+            messages.warning(request, _("这张表记过第{number}局，那一局后来被删了，所以没有再记一次。这张表上录的存进了正在录的一局：看一遍，要记再点记下这一局。")
                              .format(number=deleted.number))
+            if saved.draft is not None:
+                return _round_form(request, evening, saved.draft, status=409)
             return redirect("calculator:evening_detail", token=evening.token)
         else:
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))

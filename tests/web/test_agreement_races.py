@@ -240,3 +240,23 @@ def test_pressing_for_another_seat_never_replaces_what_that_player_said_on_a_sto
     assert Round.objects.get(evening=evening).confirmations.get(seat=3).by == "老王"
     zhen.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "confirmed", "version": "1"})
     assert Round.objects.get(evening=evening).confirmations.get(seat=2).verdict == "confirmed"  # hers to change
+
+
+def test_a_form_whose_round_was_recorded_then_deleted_keeps_what_it_holds_when_submitted(client):
+    """老王 recorded round 1 and deleted it; 小李's phone (no JavaScript) still holds that form with
+    his 9万 and taps 记下这一局: nothing is recorded twice, and his 9万 is in the round being
+    entered now, on the page he gets back, not lost."""
+    evening = make_evening()
+    wang, li = say_who(Client(), evening, 0), say_who(Client(), evening, 1)
+    mine, his = open_round(wang, evening), open_round(li, evening)
+    wang.post(url("evening_round_new", evening), posted(example_record("E1"), mine))
+    wang.post(url("evening_round_delete", evening, 1), {"version": "1"})
+    answer = li.post(url("evening_round_new", evening), posted(turned("9m"), his))
+    assert answer.status_code == 409 and Round.objects.filter(evening=evening).count() == 0
+    page = answer.content.decode()
+    assert "那一局后来被删了" in page and re.search(r'<option value="9m" selected>', page)
+    draft = selectors.evening_draft(evening=evening)
+    assert draft.data["turned"] == ["9m"] and str(draft.idempotency_key) != his["idempotency_key"]
+    again = {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
+    assert li.post(url("evening_round_new", evening), posted(turned("9m"), again)).status_code == 302
+    assert Round.objects.get(evening=evening, number=2).record["turned"] == "9m"

@@ -184,22 +184,25 @@ def round_new(request, evening: Evening):
         # seats' words and phones): a 304, without drawing the form again.
         state = (*evening_state(evening), draft.pk, str(draft.idempotency_key), draft.version,
                  draft.confirmations, draft.phones, me(request, evening), _my_seat(request, evening))
-        return unless_unchanged(request, state, lambda: _round_form(request, evening, draft))
-    return _round_form(request, evening, None)
+        return unless_unchanged(request, state, lambda: _round_page_of_draft(request, evening, draft))
+    return _round_posted(request, evening)
 
 
-def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpResponse:
-    """round_new's form: drawn from the evening's draft (`draft`: on a GET, or a POST that other
-    phones' changes overtook) or the POST, which it records when it can."""
-    if draft is not None:
-        entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
-        key, version = draft.idempotency_key, draft.version
-    else:
-        entry = _entry(evening, request.POST)
-        posted = DraftPostForm(request.POST)
-        key, version = posted.key, posted.base
-    recorded_as = None  # the round this form's key already recorded, when it now holds another
-    if draft is None and request.method == "POST" and entry.is_valid():
+def _round_page_of_draft(request, evening: Evening, draft, *, status: int = 200) -> HttpResponse:
+    """The form as the evening's draft holds it, with each seat's word on that round."""
+    entry = _entry(evening, draft_data(draft.data) if draft.data else None, draft=True)
+    return _round_page(request, evening, entry, key=draft.idempotency_key, version=draft.version,
+                       words=_draft_words(evening, entry, draft), status=status)
+
+
+def _round_posted(request, evening: Evening) -> HttpResponse:
+    """记下这一局: the posted form is recorded when it is the round the table sees. Else what it
+    holds joins the draft (nothing typed is lost) and the form comes back: with its problems
+    (400), or as the table has the round now when another phone changed it since (409)."""
+    entry = _entry(evening, request.POST)
+    posted = DraftPostForm(request.POST)
+    key, version = posted.key, posted.base
+    if entry.is_valid():
         try:
             round_ = services.round_record(evening=evening, record=entry.record, idempotency_key=key,
                                            by=me(request, evening), seen=_as_seen(request))
@@ -210,26 +213,34 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
             if saved.draft is None:  # recorded on another phone in between: there it is
                 return _recorded_elsewhere(request, evening, saved.recorded)
             _say_overtaken(request, evening, overtaken, _("别的手机刚改了这一局，没有记下：看一遍，再点记下这一局。"))
-            return _round_form(request, evening, saved.draft, status=409)
+            return _round_page_of_draft(request, evening, saved.draft, status=409)
         except RecordInvalid as invalid:  # the entry checked it; only a race could get here
             messages.error(request, "; ".join(p.message for p in invalid.problems))
-        except services.IdempotencyKeyReused as reused:
-            recorded_as = reused.existing
+        except services.IdempotencyKeyReused as reused:  # this form's key recorded a round, which it no longer is
+            return refused(_round_page(request, evening, entry, key=key, version=version, recorded_as=reused.existing))
         except services.IdempotencyKeyDeleted as deleted:  # what it held goes into the round being entered
             saved = _save_draft(request, evening, changed=None)
             messages.warning(request, _("这张表记过第{number}局，那一局后来被删了，所以没有再记一次。这张表上录的存进了正在录的一局：看一遍，要记再点记下这一局。")
                              .format(number=deleted.number))
             if saved.draft is not None:
-                return _round_form(request, evening, saved.draft, status=409)
+                return _round_page_of_draft(request, evening, saved.draft, status=409)
             return redirect("calculator:evening_detail", token=evening.token)
         else:
             messages.success(request, _("第{number}局记好了。").format(number=round_.number))
             # the table checks the breakdown first; the round's page leads back to the evening
             return redirect("calculator:evening_round", token=evening.token, number=round_.number)
-    if draft is None and recorded_as is None and key is not None:
+    if key is not None:
         saved = _save_draft(request, evening, changed=None)  # refused: what it held is not lost
         if saved.draft is not None and saved.draft.idempotency_key != key:  # a new draft took it: none of it seen
             key, version = saved.draft.idempotency_key, 0
+    return refused(_round_page(request, evening, entry, key=key, version=version))
+
+
+def _round_page(request, evening: Evening, entry: RoundEntry, *, key, version: int,
+                words: list[selectors.SeatWord] | None = None, recorded_as: Round | None = None,
+                status: int = 200) -> HttpResponse:
+    """记一局's page: the form (`key` and `version`: the draft it posts back to), the preview,
+    the seats' words, the round this form already recorded (`recorded_as`)."""
     context = {
         **base_context(request, evening),
         "entry": entry,
@@ -243,14 +254,13 @@ def _round_form(request, evening: Evening, draft, *, status: int = 200) -> HttpR
         "next_dealer": selectors.evening_names(evening=evening)[selectors.next_dealer(evening=evening)],
         "draft_url": reverse("calculator:evening_round_draft", args=[evening.token]),
         "confirm_url": reverse("calculator:evening_round_draft_confirm", args=[evening.token]),
-        "words": _draft_words(evening, entry, draft) if draft is not None else None,
+        "words": words,
         "names": selectors.evening_names(evening=evening),
         "draft_version": version,
         "my_seat": _my_seat(request, evening),
         "proxy_seats": _proxy_seats(evening, _my_seat(request, evening)),
     }
-    response = render(request, "calculator/evening/round_new.html", context, status=status)
-    return refused(response) if draft is None and request.method == "POST" else response
+    return render(request, "calculator/evening/round_new.html", context, status=status)
 
 
 @require_POST

@@ -1,4 +1,4 @@
-"""Test data for the evening ledger: plain functions, no factory library.
+"""Test data for the evening ledger, and a phone at its table: plain functions, no factory library.
 
 Round records are the worked examples of RULES §8 (tests/data/examples), which the engine is
 known to score exactly; `expected_net` gives their nets.
@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+
+from django.urls import reverse
 
 from calculator import services
 from calculator.models import Evening
@@ -60,3 +63,34 @@ def three_player_evening(**kwargs) -> Evening:
 def record_rounds(evening: Evening, examples: list[str] | tuple[str, ...]) -> list:
     """Record the named examples as the evening's next rounds, in order."""
     return [services.round_record(evening=evening, record=example_record(name)) for name in examples]
+
+
+# -- a phone at the table: a django.test.Client on an evening's pages -------------------------
+
+
+def url(name: str, evening: Evening, *args) -> str:
+    """An evening page's address (`calculator:<name>`, by the edit token)."""
+    return reverse(f"calculator:{name}", args=[evening.token, *args])
+
+
+def hidden(page: str, name: str) -> str:
+    """A hidden field's value as the page drew it."""
+    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+
+
+def say_who(client, evening: Evening, seat: int):
+    """我是…: the phone says which seat it is."""
+    client.post(url("evening_me", evening), {"seat": str(seat)})
+    return client
+
+
+def open_round(client, evening: Evening) -> dict:
+    """Open 记一局 as a phone does; the hidden fields its form posts back."""
+    page = client.get(url("evening_round_new", evening)).content.decode()
+    return {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
+
+
+def open_edit(client, evening: Evening, number: int = 1) -> dict:
+    """Open 改这局 as a phone does; the hidden fields its form posts back."""
+    page = client.get(url("evening_round_edit", evening, number)).content.decode()
+    return {name: hidden(page, name) for name in ("version", "idempotency_key", "draft_base", "draft_client")}

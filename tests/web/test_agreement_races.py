@@ -9,42 +9,16 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from calculator import selectors, services
-from calculator.models import Evening, Round
-from tests.factories import example_record, make_evening
+from calculator.models import Round
+from tests.factories import example_record, hidden, make_evening, open_edit, open_round, say_who, url
 from tests.round_form_data import record_to_post_data
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PREVIEW = "evening_round_preview"
-
-
-def url(name: str, evening: Evening, *args) -> str:
-    return reverse(f"calculator:{name}", args=[evening.token, *args])
-
-
-def hidden(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
-
-
-def say_who(client: Client, evening: Evening, seat: int) -> Client:
-    client.post(url("evening_me", evening), {"seat": str(seat)})
-    return client
-
-
-def open_round(client: Client, evening: Evening) -> dict:
-    """Open 记一局 as a phone does; the hidden fields its form posts back."""
-    page = client.get(url("evening_round_new", evening)).content.decode()
-    return {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
-
-
-def open_edit(client: Client, evening: Evening, number: int = 1) -> dict:
-    """Open 改这局 as a phone does; the hidden fields its form posts back."""
-    page = client.get(url("evening_round_edit", evening, number)).content.decode()
-    return {name: hidden(page, name) for name in ("version", "idempotency_key", "draft_base", "draft_client")}
 
 
 def posted(record: dict, form: dict, changed: str = "", **extra) -> dict:

@@ -11,28 +11,14 @@ from django.test import Client
 from django.urls import reverse
 
 from calculator import selectors, services
-from calculator.models import Evening, Round
+from calculator.models import Round
 from calculator.scoring import settle_record
-from tests.factories import example_record, make_evening
+from tests.factories import example_record, hidden, make_evening, open_round, say_who, url
 from tests.round_form_data import record_to_post_data
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def url(name: str, evening: Evening, *args) -> str:
-    return reverse(f"calculator:{name}", args=[evening.token, *args])
-
-
-def hidden(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
-
-
-def open_round(client: Client, evening: Evening) -> dict:
-    """Open 记一局 as a phone does; the hidden fields its form posts back."""
-    page = client.get(url("evening_round_new", evening)).content.decode()
-    return {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
 
 
 def typed(example: str, form: dict, changed: str = "", **extra) -> dict:
@@ -301,11 +287,6 @@ def test_one_more_round_on_the_stateless_page_keeps_the_table(client):
 
 
 # -- 确认 / 有异议 ---------------------------------------------------------------------------------
-
-
-def say_who(client: Client, evening: Evening, seat: int) -> Client:
-    client.post(url("evening_me", evening), {"seat": str(seat)})
-    return client
 
 
 def test_each_phone_confirms_the_draft_for_its_own_seat_and_the_round_keeps_it(client, tmp_path):

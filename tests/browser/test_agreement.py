@@ -122,6 +122,38 @@ def test_a_phone_presses_for_a_seat_without_a_phone_and_is_refused_over_one_with
         li.close()
 
 
+def test_a_word_from_a_page_that_missed_another_phones_change_is_refused_in_place(live_server, browser, screenshot):
+    """老王's page has not yet heard that 小李 made 阿珍 the dealer when he taps 有异议 with a why:
+    the card says it was not taken and what changed, the page stays as it was (no reload, his why
+    still typed), and the poll then brings the change; tapping again gives the word."""
+    evening = make_evening()
+    services.draft_save(evening=evening, values=draft_of("E1"), changed=None, base=0, client="setup")
+    wang = open_phone(browser, live_server.url, evening.token, 0)
+    li = open_phone(browser, live_server.url, evening.token, 1)
+    try:
+        mark_page(wang)
+        page = wang.page
+        expect(page.locator(".net-bar [data-net]")).to_have_count(4)
+        page.route("**/rounds/draft/?*", lambda route: route.fulfill(status=204))  # hears nothing for now
+        li.choose("dealer", 2)
+        expect(li.page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=SYNC_MS)
+        page.locator('#draft-confirm [name="confirm_note"]').fill("翻牌不对")
+        wang.tap(page.locator('#draft-confirm button[value="disputed"]'))
+        expect(page.locator("[data-confirm-error]")).to_contain_text("别的手机刚改了这一局，你按的没有记下")
+        expect(page.locator("[data-confirm-error]")).to_contain_text("小李 改了庄家：阿珍")
+        expect(page.locator("form[data-round-form]")).to_be_visible()
+        expect(page.locator('#draft-confirm [name="confirm_note"]')).to_have_value("翻牌不对")
+        assert not_reloaded(wang)
+        screenshot(page, "word-refused-missed-change")
+        page.unroute("**/rounds/draft/?*")
+        expect(page.locator('input[name="dealer"][value="2"]')).to_be_checked(timeout=SYNC_MS)
+        wang.tap(page.locator('#draft-confirm button[value="disputed"]'))
+        expect(li.page.locator('[data-seat-word="0"]')).to_contain_text("有异议：翻牌不对", timeout=SYNC_MS)
+    finally:
+        wang.close()
+        li.close()
+
+
 def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_the_evening(live_server, browser):
     """Issue 19, point 3: A and B open 记一局, A records, A deletes that round, B (its page still
     open, its tab asleep meanwhile) types, then C records three rounds: three rounds are stored."""

@@ -4,6 +4,7 @@ from html import unescape as html_unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 from calculator.scoring import parse_tiles
@@ -26,6 +27,15 @@ def seat_card(html: str, seat: int) -> str:
 
 def nets_on_page(html: str) -> list[str]:
     return re.findall(r'class="net-points" data-net>([^<]+)<', html)
+
+
+@override_settings(DEBUG=True)
+def test_pages_under_bin_run_never_load_the_script_that_turns_a_refusal_into_a_blank_page(client):
+    """bin/run serves with DEBUG on. django-htmx's DEBUG script replaces the whole page with any
+    400 answer to htmx; a refused 确认 (another phone changed the round meanwhile) is such an
+    answer, designed to show in place, and the phone was left with a bare list and no form."""
+    html = text(client.get(ROUND_URL))
+    assert "django_htmx/htmx-2.min.js" in html and "django-htmx.js" not in html
 
 
 def test_entry_page_is_a_plain_form_that_htmx_enhances(client):

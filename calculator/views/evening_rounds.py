@@ -394,8 +394,9 @@ def _correction_end(evening: Evening, number: int, round_: Round | None, version
 
 
 def _thrown_away() -> str:
-    """What a page hears of a correction thrown away on another phone (or saved unchanged)."""
-    return _("这次修改在别的手机上扔掉了，这一局还是原来的样子。")
+    """What a page hears of a correction thrown away on another phone, or saved there unchanged
+    (the page cannot tell which: either way the round is as it was)."""
+    return _("这次修改在别的手机上结束了，没有改动：这一局还是原来的样子。")
 
 
 def _correction_poll(request, evening: Evening, number: int):
@@ -451,8 +452,9 @@ def round_draft_confirm(request, evening: Evening):
     names = selectors.evening_names(evening=evening)
     error = None
     if missed := [overlap for overlap in saved.overlaps if not overlap.doubled]:  # a word on a round not the table's
-        error = " ".join([_("别的手机刚改了这一局，你的确认没有记下：看一遍再按。"),
+        error = " ".join([_("别的手机刚改了这一局，你按的没有记下：看一遍再按。"),
                           *_overtaken_notes(services.DraftOvertaken(missed), names)])
+        entry = _entry(evening, draft_data(saved.draft.data), draft=True)  # the words as on the table's round
     elif not entry.is_valid():
         error = _("这局还算不出来：先把每家的牌和怎么结束的录完，再确认。")
     elif seat is None or seat >= len(names):
@@ -478,6 +480,8 @@ def round_draft_confirm(request, evening: Evening):
         }, status=200 if error is None else 400)
     if error:
         messages.error(request, error)
+        if word.is_valid() and word.cleaned_data["confirm_note"]:  # the page comes back drawn afresh: the why to type again
+            messages.info(request, _("你写的异议：{note}").format(note=word.cleaned_data["confirm_note"]))
     return redirect("calculator:evening_round_new", token=evening.token)
 
 
@@ -760,7 +764,7 @@ def round_edit_confirm(request, evening: Evening, number: int):
     if corrected.version == form.cleaned_data["version"]:
         _say_unchanged(request, number)
         return redirect("calculator:evening_round", token=evening.token, number=number)
-    messages.success(request, _("第{number}局改好了，总分已经跟着变了。").format(number=number))
+    messages.success(request, _("第{number}局改好了，每家都要再确认一次。").format(number=number))
     return redirect("calculator:evening_detail", token=evening.token)
 
 

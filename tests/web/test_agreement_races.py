@@ -89,7 +89,7 @@ def test_a_late_save_of_a_correction_thrown_away_stores_nothing_and_says_so(clie
         zhen.post(url("evening_round_edit_discard", evening, 1))
         late = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"),
                          follow=True)
-    assert "这次修改在别的手机上扔掉了，这一局还是原来的样子。" in late.content.decode()
+    assert "这次修改在别的手机上结束了，没有改动：这一局还是原来的样子。" in late.content.decode()
     stored = Round.objects.get(evening=evening)
     assert stored.record["turned"] == "5m" and stored.version == 1 and stored.confirmations.count() == 1
 
@@ -127,9 +127,11 @@ def test_a_word_from_a_page_that_missed_a_change_is_not_taken_and_says_what_chan
     assert "小李</b> ✓ 确认" not in said and "阿珍 改了翻牌：9万" in said
     assert "1" not in selectors.evening_draft(evening=evening).confirmations
     without_js = li.post(url("evening_round_draft_confirm", evening),
-                         posted(example_record("E1"), {**his, "draft_base": "1"}, verdict="confirmed"), follow=True)
+                         posted(example_record("E1"), {**his, "draft_base": "1"}, verdict="disputed",
+                                confirm_note="鸡算错了"), follow=True)
     page = without_js.content.decode()
     assert "阿珍 改了翻牌：9万" in page and re.search(r'<option value="9m" selected>', page)
+    assert "你写的异议：鸡算错了" in page  # the page is drawn afresh: his why, to type again
 
 
 def test_under_lianzhuang_the_round_stored_is_the_one_the_table_confirmed(client):

@@ -180,10 +180,10 @@ def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(clie
     fixed = {**example_record("E1"), "turned": "8m"}
     bar = client.post(url("evening_round_preview", evening) + "?round=1",
                       edited(fixed, form, changed="turned"), **HTMX).content.decode()
-    assert "data-draft-ended" in bar and "这次修改在别的手机上扔掉了" in bar  # which of the two, not "saved or thrown away"
+    assert "data-draft-ended" in bar and "这次修改在别的手机上结束了，没有改动" in bar  # which of the two, not "saved or thrown away"
     assert not RoundDraft.objects.filter(evening=evening).exists()
     ended = poll(client, evening, form).json()
-    assert "这次修改在别的手机上扔掉了" in ended.pop("bar")
+    assert "这次修改在别的手机上结束了，没有改动" in ended.pop("bar")
     assert ended == {"gone": True, "url": url("evening_round", evening, 1)}
 
 
@@ -195,7 +195,7 @@ def test_a_late_write_after_the_correction_was_saved_elsewhere_says_it_was_saved
     fixed = {**example_record("E1"), "turned": "8m"}
     bar = client.post(url("evening_round_preview", evening) + "?round=1",
                       edited(fixed, form, changed="turned"), **HTMX).content.decode()
-    assert "data-draft-ended" in bar and "第1局改好了，每家再确认一次" in bar and "扔掉" not in bar
+    assert "data-draft-ended" in bar and "第1局改好了，每家再确认一次" in bar and "没有改动" not in bar
     assert Round.objects.get(evening=evening).record["turned"] == "9m"  # the late write wrote nothing
 
 

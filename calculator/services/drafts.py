@@ -196,16 +196,16 @@ def draft_save(*, evening: Evening, values: dict[str, list[str]], changed: set[s
     against the draft whose key the form holds: versions start again in every draft, so a form
     from a draft that ended has seen nothing of the one open now, whose changes stay (named).
     `seat`: whose phone this is, when it said so (see `draft_open`). `correcting`: the draft of
-    改这局 on that round; when it ended meanwhile (saved or thrown away) nothing is written
-    (`ended`): the phone is told, and opens 改这局 again to change more."""
+    改这局 on that round; when the one the page holds (`key`) ended meanwhile (saved or thrown
+    away, even if opened again since) nothing is written (`ended`): the phone is told, and opens
+    改这局 again to change more."""
     evening = lock_evening(evening)
     deleted = None
     if correcting is not None:
         draft = RoundDraft.objects.filter(evening=evening, correcting=correcting).first()
-        if draft is None:
+        if draft is None or (key is not None and key != draft.idempotency_key):  # this page's 改这局 ended (opened again since?)
             return DraftSaved(draft=None, ended=True)
-        return _merge(draft, values=values, changed=changed, base=seen_base(draft, key, base), client=client, by=by,
-                      seat=seat)
+        return _merge(draft, values=values, changed=changed, base=base, client=client, by=by, seat=seat)
     if key is not None:
         recorded = Round.objects.filter(evening=evening, idempotency_key=key).first()
         if recorded is not None:

@@ -249,8 +249,8 @@ def round_correct(*, round: Round, record: Mapping[str, Any], expected_version: 
     """
     evening, current = _locked_round(round, expected_version)
     draft = RoundDraft.objects.filter(evening=evening, correcting=current.number).first()
-    if seen is not None and seen.key is not None and draft is None:
-        raise DraftEnded  # thrown away on another phone (saved: the version moved, above)
+    if seen is not None and seen.key is not None and (draft is None or draft.idempotency_key != seen.key):
+        raise DraftEnded  # thrown away on another phone, perhaps opened again since (saved: the version moved, above)
     check_seen(draft, seen)
     settlement = settle_record(_evening_record(evening, record, current.rules, before=current.number,
                                                played=current))

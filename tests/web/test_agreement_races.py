@@ -52,7 +52,8 @@ def test_typing_the_next_round_never_lands_in_a_correction_open_beside_it(client
 def test_an_old_copy_of_a_correction_thrown_away_and_opened_again_does_not_undo_the_new_one(client):
     """老王's page still holds 改这局 as it was before 阿珍 threw it away (不改了) and opened it again
     with 9万: versions start again in the new correction, so his page's version says nothing of
-    it. His 保存修改 stores nothing; the page shows her 9万 and says who changed it."""
+    it. His 看看改了什么 and 保存修改 write and store nothing; he is told his correction ended, and
+    her 9万 stays."""
     evening = make_evening()
     services.round_record(evening=evening, record=example_record("E1"))
     wang, zhen = say_who(Client(), evening, 0), say_who(Client(), evening, 2)
@@ -61,12 +62,30 @@ def test_an_old_copy_of_a_correction_thrown_away_and_opened_again_does_not_undo_
     zhen.post(url("evening_round_edit_discard", evening, 1))
     hers = open_edit(zhen, evening)
     zhen.post(url(PREVIEW, evening) + "?round=1", posted(turned("9m"), hers, changed="turned"), **HTMX)
-    late = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"))
-    assert late.status_code == 409
-    assert "阿珍 改了翻牌：9万" in late.content.decode()
-    assert re.search(r'<option value="9m" selected>', late.content.decode())
+    wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}))
+    late = wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"),
+                     follow=True)
+    assert "这次修改在别的手机上结束了，没有改动" in late.content.decode()
     assert Round.objects.get(evening=evening).record["turned"] == "5m"
     assert selectors.correction_draft(evening=evening, number=1).data["turned"] == ["9m"]
+
+
+def test_a_late_save_of_a_correction_thrown_away_and_only_glanced_at_since_stores_nothing(client):
+    """阿珍 tapped 不改了; 小李 opened 改这局 just to look (a new, empty correction); 老王's 保存修改
+    from before stores nothing: his correction was thrown away (review: it was stored, and 阿珍's
+    确认 cleared)."""
+    evening = make_evening()
+    round_ = services.round_record(evening=evening, record=example_record("E1"))
+    services.round_confirm(round=round_, seat=2, verdict="confirmed", phone_seat=2)
+    wang, zhen, li = say_who(Client(), evening, 0), say_who(Client(), evening, 2), say_who(Client(), evening, 1)
+    his = open_edit(wang, evening)
+    wang.post(url(PREVIEW, evening) + "?round=1", posted(turned("8m"), his, changed="turned"), **HTMX)
+    zhen.post(url("evening_round_edit_discard", evening, 1))
+    open_edit(li, evening)
+    wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), {**his, "draft_base": "1"}, save="1"))
+    stored = Round.objects.get(evening=evening)
+    assert stored.record["turned"] == "5m" and stored.version == 1 and stored.confirmations.count() == 1
+    assert not selectors.correction_draft(evening=evening, number=1).data  # his old copy wrote nothing into li's
 
 
 @pytest.mark.parametrize("two_step", [False, True], ids=["保存修改", "确认修改"])

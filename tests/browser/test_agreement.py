@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from calculator import services
+from calculator import selectors, services
 from calculator.models import Round
 from calculator.presentation import signed
 from tests.browser.table import open_phone, tap_hand
@@ -152,6 +152,35 @@ def test_a_word_from_a_page_that_missed_another_phones_change_is_refused_in_plac
     finally:
         wang.close()
         li.close()
+
+
+def test_the_phone_that_begins_the_next_draft_after_a_throw_away_goes_on_from_what_it_has_seen(live_server, browser):
+    """The round is thrown away on another phone; 老王's next change begins a new draft (a key of
+    its own, put into his form). 小李's change reaches his page, and his page then holds that
+    version: his own next change is no clash with it, and his polls are answered "nothing new"."""
+    evening = make_evening()
+    services.draft_save(evening=evening, values=draft_of("E1"), changed=None, base=0, client="setup")
+    wang = open_phone(browser, live_server.url, evening.token, 0)
+    try:
+        page = wang.page
+        old_key = page.locator('input[name="idempotency_key"]').input_value()
+        services.draft_discard(evening=evening)  # 扔掉 on another phone
+        page.select_option("#id_turned", "6m")
+        expect(page.locator('input[name="idempotency_key"]')).not_to_have_value(old_key, timeout=SYNC_MS)
+        services.draft_save(evening=evening, values={"dealer": ["2"]}, changed={"dealer"}, base=1, client="other",
+                            by="小李", key=selectors.evening_draft(evening=evening).idempotency_key)
+        expect(page.locator('input[name="dealer"][value="2"]')).to_be_checked(timeout=SYNC_MS)
+        version = str(selectors.evening_draft(evening=evening).version)
+        expect(page.locator('input[name="draft_base"]')).to_have_value(version, timeout=SYNC_MS)
+        with page.expect_response(lambda r: "/rounds/draft/?" in r.url) as polled:
+            pass
+        assert polled.value.status == 204
+        wang.choose("dealer", 3)
+        expect(page.locator("[data-draft]")).to_have_attribute("data-draft-pending", "0", timeout=SYNC_MS)
+        assert selectors.evening_draft(evening=evening).data["dealer"] == ["3"]
+        expect(page.locator("[data-draft-log]")).not_to_contain_text("也改了")
+    finally:
+        wang.close()
 
 
 def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_the_evening(live_server, browser):

@@ -231,9 +231,19 @@ def _round_posted(request, evening: Evening) -> HttpResponse:
             return redirect("calculator:evening_round", token=evening.token, number=round_.number)
     if key is not None:
         saved = _save_draft(request, evening, changed=None)  # refused: what it held is not lost
-        if saved.draft is not None and saved.draft.idempotency_key != key:  # a new draft took it: none of it seen
-            key, version = saved.draft.idempotency_key, 0
+        if saved.draft is not None:
+            key, version = saved.draft.idempotency_key, _version_seen(saved, key, version)
     return refused(_round_page(request, evening, entry, key=key, version=version))
+
+
+def _version_seen(saved: services.DraftSaved, key, base: int) -> int:
+    """The draft version a page drawn again from what it posted holds, after its whole form was
+    saved: the saved one, unless another phone's change it lacks is in the draft (then the base
+    it had, so that its next submit is checked against that change). Its own save is no change
+    it has missed: its next submit, fixed by hand without JavaScript, records."""
+    if not [overlap for overlap in saved.overlaps if not overlap.doubled]:
+        return saved.draft.version
+    return base if saved.draft.idempotency_key == key else 0
 
 
 def _round_page(request, evening: Evening, entry: RoundEntry, *, key, version: int,
@@ -658,7 +668,7 @@ def _correction_posted(request, evening: Evening, round_: Round) -> HttpResponse
         return _conflict(request, evening, round_.number) if overtaken else _correction_page(request, evening, round_, as_posted)
     missed = overtaken.overlaps if overtaken else [overlap for overlap in saved.overlaps if not overlap.doubled]
     if not missed:
-        as_posted.confirmed_base = saved.draft.version
+        as_posted.confirmed_base = as_posted.draft_version = _version_seen(saved, posted.key, posted.base)
         return _correction_page(request, evening, round_, as_posted)
     _say_overtaken(request, evening, services.DraftOvertaken(missed),
                    _("别的手机刚改了这一局，没有保存：看一遍，再点保存修改。") if overtaken

@@ -12,6 +12,7 @@ from django.test import Client
 
 from calculator import selectors, services
 from calculator.models import Round
+from calculator.scoring import parse_tiles
 from tests.factories import example_record, hidden, make_evening, open_edit, open_round, say_who, url
 from tests.round_form_data import record_to_post_data
 
@@ -255,3 +256,35 @@ def test_a_form_whose_round_was_recorded_then_deleted_keeps_what_it_holds_when_s
     again = {name: hidden(page, name) for name in ("idempotency_key", "draft_base", "draft_client")}
     assert li.post(url("evening_round_new", evening), posted(turned("9m"), again)).status_code == 302
     assert Round.objects.get(evening=evening, number=2).record["turned"] == "9m"
+
+
+def test_a_refused_submit_put_right_by_hand_without_javascript_is_recorded(client):
+    """小李's phone has no JavaScript: 记下这一局 with 老王's hand left empty is refused (400, kept
+    in the draft). He fills it in on the page he got back and taps again: recorded (it was a 409,
+    his own refused form counted as another phone's change, and the page came back without his fix)."""
+    evening = make_evening()
+    li = say_who(Client(), evening, 1)
+    broken = posted(example_record("E1"), open_round(li, evening))
+    broken["seat0-concealed"] = ""
+    refused = li.post(url("evening_round_new", evening), broken)
+    assert refused.status_code == 400
+    again = {name: hidden(refused.content.decode(), name) for name in ("idempotency_key", "draft_base", "draft_client")}
+    assert li.post(url("evening_round_new", evening), posted(example_record("E1"), again)).status_code == 302
+    stored = Round.objects.get(evening=evening).record["seats"][0]["concealed"]
+    assert sorted(parse_tiles(stored)) == sorted(parse_tiles(example_record("E1")["seats"][0]["concealed"]))
+
+
+def test_a_refused_preview_of_a_correction_put_right_by_hand_without_javascript_is_saved(client):
+    """The same in 改这局: 看看改了什么 with a hand left empty comes back with its problem; filled in
+    by hand, 保存修改 saves it."""
+    evening = make_evening()
+    services.round_record(evening=evening, record=example_record("E1"))
+    wang = say_who(Client(), evening, 0)
+    broken = posted(turned("8m"), open_edit(wang, evening))
+    broken["seat0-concealed"] = ""
+    refused = wang.post(url("evening_round_edit", evening, 1), broken)
+    assert refused.status_code == 400
+    again = {name: hidden(refused.content.decode(), name)
+             for name in ("version", "idempotency_key", "draft_base", "draft_client")}
+    assert wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), again, save="1")).status_code == 302
+    assert Round.objects.get(evening=evening).record["turned"] == "8m"

@@ -401,9 +401,9 @@ def test_a_phone_typing_after_its_round_was_recorded_and_deleted_never_blocks_th
     bar = late.content.decode()
     assert "第1局记下以后又被删了" in bar
     new_key = re.search(r'<input type="hidden" name="idempotency_key" value="([^"]+)" id="entry-idempotency_key" '
-                        r'hx-swap-oob="true">', bar).group(1)
-    assert new_key != b_form["idempotency_key"]  # the answer puts the new key into the page's form
-    assert '<input type="hidden" name="draft_base" value="0" id="entry-draft_base" hx-swap-oob="true">' in bar
+                        r'hx-swap-oob="morph">', bar).group(1)
+    assert new_key != b_form["idempotency_key"]  # the answer puts the new key into the page's form (its own fields, morphed)
+    assert '<input type="hidden" name="draft_base" value="0" id="entry-draft_base" hx-swap-oob="morph">' in bar
     for example in ("E1", "E2", "E3"):
         response = c.post(url("evening_round_new", evening), typed(example, open_round(c, evening)))
         assert response.status_code == 302, response.content.decode()[:500]

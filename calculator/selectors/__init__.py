@@ -10,7 +10,7 @@
 - `drafts`: the round being entered (录入中) and what changed in it since a phone last looked.
 """
 from .drafts import (
-    correction_draft, corrections_open, corrections_version, draft_changes, draft_version, evening_draft,
+    correction_draft, corrections_open, corrections_version, draft_changes, draft_mark, draft_version, evening_draft,
     evening_words_version, round_live_version,
 )
 from .evenings import (
@@ -38,7 +38,7 @@ __all__ = [
     "AskAgain", "EarlierWords", "round_earlier_words", "rounds_to_confirm_again",
     "Award", "Period", "PlayerStats", "Season", "evening_awards", "figure_rounds", "member_key", "season_csv",
     "table_evenings", "table_for_editing", "table_for_reading", "table_roster", "table_season",
-    "ROUNDS_PER_PAGE", "correction_draft", "corrections_open", "corrections_version", "draft_changes", "draft_version", "evening_draft", "evening_words_version", "round_live_version",
+    "ROUNDS_PER_PAGE", "correction_draft", "corrections_open", "corrections_version", "draft_changes", "draft_mark", "draft_version", "evening_draft", "evening_words_version", "round_live_version",
     "EveningBoard", "HistoryRow", "NetChange", "PlayerTotal", "RoundRow", "SeatNet", "SeatWord", "seat_words", "SettleUp",
     "TransferRow", "evening_board", "evening_by_any_address", "evening_for_editing", "evening_for_reading",
     "evening_history", "evening_history_page",

@@ -46,6 +46,14 @@ def draft_version(*, evening: Evening) -> int:
     return RoundDraft.objects.filter(evening=evening, correcting=None).values_list("version", flat=True).first() or 0
 
 
+def draft_mark(*, evening: Evening) -> str:
+    """The open draft as the evening's pages depend on it: its key and version ("" when there is
+    none). Versions start again in every draft, so a new one at the same version is told apart
+    (its 扔掉 button carries its key)."""
+    row = RoundDraft.objects.filter(evening=evening, correcting=None).values_list("idempotency_key", "version").first()
+    return f"{row[0].hex[:12]}-{row[1]}" if row else ""
+
+
 def draft_changes(draft: RoundDraft, *, since: int, client: str) -> dict[str, tuple[list[str], str]]:
     """The fields other pages wrote after version `since`: name → (values, who wrote them)."""
     return {name: (list(draft.data.get(name, [])), meta.get("by", ""))

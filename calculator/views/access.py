@@ -250,4 +250,4 @@ def evening_state(evening: Evening) -> tuple:
     rounds, the seats' words, the payments and the draft being entered."""
     return (evening.title, evening.rules_name, evening.rules, str(evening.stake),
             str(evening.table) if evening.table_id else "", selectors.evening_names(evening=evening), selectors.evening_report_version(evening=evening),
-            selectors.draft_version(evening=evening))
+            selectors.draft_mark(evening=evening))

@@ -90,7 +90,7 @@ def _live(request, evening: Evening, page: str, context: dict, *, with_draft: bo
     version = str(selectors.evening_version(evening=evening))  # before the board: a change in between is re-sent
     version += f".{selectors.evening_words_version(evening=evening)}"  # the list marks 确认 / 有异议
     if with_draft:
-        version += f".{selectors.draft_version(evening=evening)}.{selectors.corrections_version(evening=evening)}"
+        version += f".{selectors.draft_mark(evening=evening)}.{selectors.corrections_version(evening=evening)}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)
 

@@ -288,3 +288,20 @@ def test_a_refused_preview_of_a_correction_put_right_by_hand_without_javascript_
              for name in ("version", "idempotency_key", "draft_base", "draft_client")}
     assert wang.post(url("evening_round_edit", evening, 1), posted(turned("8m"), again, save="1")).status_code == 302
     assert Round.objects.get(evening=evening).record["turned"] == "8m"
+
+
+def test_the_evening_page_hears_of_a_new_draft_at_the_same_version_as_the_old_one(client):
+    """The evening page shows 第1局 录入中 with its 扔掉; the draft is thrown away and the next one
+    begun, at version 1 again under a key of its own: the page's poll brings it (it answered
+    "unchanged", and the page's 扔掉 kept the old key)."""
+    evening = make_evening()
+    li = say_who(Client(), evening, 1)
+    form = open_round(li, evening)
+    li.post(url(PREVIEW, evening), posted(example_record("E1"), form), **HTMX)
+    since = re.search(r'\?since=([^"&]+)', client.get(url("evening_detail", evening)).content.decode()).group(1)
+    services.draft_discard(evening=evening)
+    li.post(url(PREVIEW, evening), posted(example_record("E1"), form), **HTMX)
+    polled = client.get(url("evening_detail", evening) + f"?since={since}", **HTMX)
+    assert polled.status_code == 200
+    key = selectors.evening_draft(evening=evening).idempotency_key
+    assert f'name="idempotency_key" value="{key}"' in polled.content.decode()

@@ -335,6 +335,9 @@ class RoundConfirmation(models.Model):
     at = models.DateTimeField(default=timezone.now)
     by = models.CharField(max_length=MAX_BY, blank=True,
                           help_text="代按: who pressed it for a seat without a phone; blank when the seat's own phone did")
+    own = models.BooleanField(default=False, help_text="Given by a phone that said it is this seat (我是…): no other "
+                                                        "phone's 代按 replaces it. A phone that never said who it is "
+                                                        "leaves a blank `by` too, so `by` cannot tell.")
 
     class Meta:
         ordering = ["round", "seat"]

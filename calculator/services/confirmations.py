@@ -70,16 +70,17 @@ def round_confirm(*, round: Round, seat: int, verdict: str, note: str = "",
 
     Raises `RoundVersionConflict` when the round changed (or went) since the page was drawn:
     the seat would be confirming something it has not seen; `SeatHasItsOwnPhone` when a phone
-    that said whose it is presses for a seat that has given its own word (no `by`): 代按 is for
-    those without a phone, never over what a player said."""
+    that said whose it is presses for a seat whose word came from that seat's own phone (`own`):
+    代按 is for those without a phone, never over what a player said."""
     evening = lock_evening(round.evening)
     current = Round.objects.filter(pk=round.pk).first()
     if current is None or (expected_version is not None and current.version != expected_version):
         raise RoundVersionConflict(current)
     note = _clean(evening, seat, verdict, note)
-    if phone_seat is not None and phone_seat != seat and current.confirmations.filter(seat=seat, by="").exists():
+    if phone_seat is not None and phone_seat != seat and current.confirmations.filter(seat=seat, own=True).exists():
         raise SeatHasItsOwnPhone(seat)
     confirmation, _ = RoundConfirmation.objects.update_or_create(
         round=current, seat=seat, defaults={"verdict": verdict, "note": note, "at": timezone.now(),
-                                            "by": by[:MAX_BY] if phone_seat != seat else ""})
+                                            "by": by[:MAX_BY] if phone_seat != seat else "",
+                                            "own": phone_seat == seat})
     return confirmation

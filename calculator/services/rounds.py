@@ -212,7 +212,7 @@ def _consume_draft(evening: Evening, key: uuid.UUID, round_: Round, digest: str)
         return
     RoundConfirmation.objects.bulk_create(
         RoundConfirmation(round=round_, seat=int(seat), verdict=word["verdict"], note=word.get("note", ""),
-                          by=word.get("by", "") if word.get("proxy") else "")
+                          by=word.get("by", "") if word.get("proxy") else "", own=not word.get("proxy", True))
         for seat, word in draft.confirmations.items()
         if word.get("digest") == digest and int(seat) < len(round_.net))
     draft.delete()

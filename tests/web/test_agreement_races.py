@@ -305,3 +305,37 @@ def test_the_evening_page_hears_of_a_new_draft_at_the_same_version_as_the_old_on
     assert polled.status_code == 200
     key = selectors.evening_draft(evening=evening).idempotency_key
     assert f'name="idempotency_key" value="{key}"' in polled.content.decode()
+
+
+@pytest.mark.parametrize("where", ["stored round", "draft"])
+def test_a_word_from_a_phone_that_never_said_who_it_is_can_be_pressed_over_by_daian(client, where):
+    """A phone that never said 我是… presses 确认 for 阿珍 (on round 1, or on the draft, then
+    recorded): not known to be her own word, so 老王's 代按 for her is taken (review: it was
+    refused as 阿珍 自己已经说过了, since such a word also has no `by`)."""
+    evening = make_evening()
+    anonymous, wang = Client(), say_who(Client(), evening, 0)
+    if where == "draft":
+        anonymous.post(url("evening_round_draft_confirm", evening),
+                       posted(example_record("E1"), open_round(anonymous, evening), verdict="confirmed", confirm_seat="2"))
+        anonymous.post(url("evening_round_new", evening), posted(example_record("E1"), open_round(anonymous, evening)))
+    else:
+        services.round_record(evening=evening, record=example_record("E1"))
+        anonymous.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "confirmed", "version": "1"})
+    assert Round.objects.get(evening=evening).confirmations.get(seat=2).verdict == "confirmed"
+    answer = wang.post(url("evening_round_confirm", evening, 1),
+                       {"seat": "2", "verdict": "disputed", "note": "翻牌不对", "version": "1"}, follow=True)
+    assert "阿珍 自己已经说过了" not in answer.content.decode()
+    word = Round.objects.get(evening=evening).confirmations.get(seat=2)
+    assert (word.verdict, word.by) == ("disputed", "老王")
+
+
+def test_a_word_her_own_phone_gave_on_the_draft_is_hers_once_recorded(client):
+    """阿珍 confirms the draft on her own phone; recorded, 老王's 代按 cannot replace it."""
+    evening = make_evening()
+    zhen, wang = say_who(Client(), evening, 2), say_who(Client(), evening, 0)
+    zhen.post(url("evening_round_draft_confirm", evening),
+              posted(example_record("E1"), open_round(zhen, evening), verdict="disputed", confirm_note="鸡算错了"))
+    zhen.post(url("evening_round_new", evening), posted(example_record("E1"), open_round(zhen, evening)))
+    wang.post(url("evening_round_confirm", evening, 1), {"seat": "2", "verdict": "confirmed", "version": "1"})
+    word = Round.objects.get(evening=evening).confirmations.get(seat=2)
+    assert (word.verdict, word.note, word.own) == ("disputed", "鸡算错了", True)

@@ -98,6 +98,12 @@ class DraftSaved:
     deleted: int | None = None  # the phone's key recorded this round, deleted since: a fresh draft took the write
     ended: bool = False  # a correction's draft that was saved or thrown away meanwhile: nothing was written
 
+    @property
+    def missed(self) -> list[Overlap]:
+        """Other phones' changes the saved form did not hold (whole-form saves keep them): the
+        form is not the round the table sees. A tile named as added twice is not one."""
+        return [overlap for overlap in self.overlaps if not overlap.doubled]
+
 
 def spent_key(evening: Evening, key: uuid.UUID | None) -> int | None:
     """The number of the round `key` recorded, stored or deleted since; None when it recorded none.

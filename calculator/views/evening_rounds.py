@@ -241,7 +241,7 @@ def _version_seen(saved: services.DraftSaved, key, base: int) -> int:
     saved: the saved one, unless another phone's change it lacks is in the draft (then the base
     it had, so that its next submit is checked against that change). Its own save is no change
     it has missed: its next submit, fixed by hand without JavaScript, records."""
-    if not [overlap for overlap in saved.overlaps if not overlap.doubled]:
+    if not saved.missed:
         return saved.draft.version
     return base if saved.draft.idempotency_key == key else 0
 
@@ -461,7 +461,7 @@ def round_draft_confirm(request, evening: Evening):
     seat = word.seat(mine)
     names = selectors.evening_names(evening=evening)
     error = None
-    if missed := [overlap for overlap in saved.overlaps if not overlap.doubled]:  # a word on a round not the table's
+    if missed := saved.missed:  # a word on a round not the table's
         error = " ".join([_("别的手机刚改了这一局，你按的没有记下：看一遍再按。"),
                           *_overtaken_notes(services.DraftOvertaken(missed), names)])
         entry = _entry(evening, draft_data(saved.draft.data), draft=True)  # the words as on the table's round
@@ -666,7 +666,7 @@ def _correction_posted(request, evening: Evening, round_: Round) -> HttpResponse
     saved = _save_draft(request, evening, changed=None, data=data, correcting=round_.number)
     if saved.draft is None:  # the correction ended meanwhile
         return _conflict(request, evening, round_.number) if overtaken else _correction_page(request, evening, round_, as_posted)
-    missed = overtaken.overlaps if overtaken else [overlap for overlap in saved.overlaps if not overlap.doubled]
+    missed = overtaken.overlaps if overtaken else saved.missed
     if not missed:
         as_posted.confirmed_base = as_posted.draft_version = _version_seen(saved, posted.key, posted.base)
         return _correction_page(request, evening, round_, as_posted)

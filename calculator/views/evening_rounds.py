@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from .. import selectors, services
 from ..entry import RoundEntry
@@ -298,7 +298,10 @@ def round_preview(request, evening: Evening):
         if round_ and saved.ended:  # saved or thrown away on another phone meanwhile: which, and the way there
             end = _correction_end(evening, round_.number, round_, posted.value("version", 0))
             context.update(done=end["done"], url=end["url"])
-    return render(request, "calculator/partials/_draft_preview.html", context)
+    response = render(request, "calculator/partials/_draft_preview.html", context)
+    if posted.saves and (saved.recorded or saved.ended):  # the page stops (draft.js), once the bar says why
+        trigger_client_event(response, "draftended", after="swap")
+    return response
 
 
 def _seen(view):

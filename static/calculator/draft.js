@@ -1,13 +1,11 @@
 /* 录入中: nothing typed into a round form is lost, and the phones at a table enter one round together.
- *
  * - [data-draft]: an evening's next round, or 改这局 on a stored one, kept on the server and shared
  *   by the table's phones (htmx saves it with the preview and polls it). This script keeps what
  *   htmx cannot know: the fields typed here and not saved yet, the per-field merge of a poll's
  *   answer, and when to stop. The design: docs/WEB.md, "The shared draft on the page".
  * - [data-local-draft]: the stateless /round/ page keeps its entry in this browser (localStorage)
  *   and brings it back when the page is opened afresh (data-fresh="1").
- * The form itself works without this script; tiles.js draws the tiles whenever an `input` event
- * reaches the form, which is also what makes htmx post the preview.
+ * The form works without this script; an `input` event on it makes tiles.js draw and htmx post.
  */
 (function () {
   "use strict";
@@ -24,21 +22,17 @@
   /* -- an evening's draft, shared by the phones at the table ------------------------------- */
 
   function shared(root) {
-    var form = root.querySelector("form[data-round-form]");
-    var poll = root.querySelector("[data-draft-poll]");
+    var form = root.querySelector("form[data-round-form]"), poll = root.querySelector("[data-draft-poll]");
     if (!form || !poll) return;
-    // A writer of its own for every load of the page, not the one the HTML was sent with: on
-    // Forward (or Back) the browser may show its first copy of this form again, and the server
-    // leaves a writer's own changes out of what it answers a poll, so the page would never get
-    // back what it typed before it left.
+    // A writer id for every load of the page, not the HTML's: Back or Forward may show this form's
+    // first copy again, and a poll's answer leaves out its writer's own changes, so the page would
+    // never get back what it typed before it left.
     form.elements.draft_client.value = Array.from(crypto.getRandomValues(new Uint8Array(8)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
     var baseInput = form.elements.draft_base;  // the draft version this page has seen
-    var keyInput = form.elements.idempotency_key;
-    var log = root.querySelector("[data-draft-log]");
+    var keyInput = form.elements.idempotency_key, log = root.querySelector("[data-draft-log]");
     var saved = Number(baseInput.value) > 0;  // the server holds a draft with this page's changes, or others'
     var dirty = {};          // field name -> true: typed here, not saved yet
-    var inFlight = 0;
-    var applying = false, stopped = false, submitting = false;
+    var inFlight = 0, stopped = false, submitting = false;
     var told = null;         // the key whose end this page has said already
 
     function seen() { return Number(baseInput.value) || 0; }
@@ -52,10 +46,7 @@
 
     /* A poll's word at the top of the log (a save's come from the server the same way; CSS shows three). */
     function note(text) {
-      if (!log || !text) return;
-      var item = document.createElement("li");
-      item.textContent = text;
-      log.insertBefore(item, log.firstChild);
+      if (log && text) log.prepend(Object.assign(document.createElement("li"), { textContent: text }));
     }
 
     /* Recorded, or the correction ended: no more saving or polling (htmx stops polling an
@@ -72,7 +63,7 @@
 
     form.addEventListener("input", function (event) {
       var name = event.target.name;
-      if (applying || !name || name.indexOf("draft_") === 0) return;
+      if (!name || name.indexOf("draft_") === 0) return;  // the form itself: a redraw, not a change
       dirty[name] = true;
       showPending();
     });
@@ -95,17 +86,11 @@
       var sent = event.detail.elt === form && event.detail.requestConfig.draftSent;
       if (!event.detail.successful || !sent) return;  // offline: it stays dirty and is sent again
       if (Object.keys(sent).length) saved = true;
-      Object.keys(sent).forEach(function (name) {
-        if (same(valuesOf(form, name), sent[name])) delete dirty[name];
-      });
+      Object.keys(sent).forEach(function (name) { if (same(valuesOf(form, name), sent[name])) delete dirty[name]; });
       showPending();
     });
-    // A save's answer swapped in a bar that says the round was recorded, or the correction ended,
-    // meanwhile (a new draft's key and the notes it puts into place itself).
-    document.body.addEventListener("htmx:oobAfterSwap", function () {
-      var bar = document.getElementById("draft-bar");
-      if (!stopped && bar && (bar.hasAttribute("data-draft-recorded") || bar.hasAttribute("data-draft-ended"))) stop();
-    });
+    // A save's answer says (HX-Trigger) the round was recorded, or the correction ended, meanwhile.
+    form.addEventListener("draftended", function () { if (!stopped) stop(); });
 
     function apply(data) {
       if (stopped) return;
@@ -120,28 +105,21 @@
       if (data.key !== keyInput.value) { keyInput.value = data.key; baseInput.value = "0"; return; }
       var changed = false;
       Object.keys(data.fields).forEach(function (name) {
-        var values = data.fields[name];
-        if (same(valuesOf(form, name), values)) return;
+        if (same(valuesOf(form, name), data.fields[name])) return;
         if (dirty[name]) { note(data.said[name]); return; }  // typed here and not saved yet: ours stays, and the page says so
-        setValues(form, name, values);
+        setValues(form, name, data.fields[name]);
         note((data.overruled || {})[name]);  // a value this page had written, replaced by another phone: said, not a silent flip
         changed = true;
       });
       baseInput.value = String(Math.max(seen(), data.version));
       if (data.version) saved = true;
-      if (changed) {
-        applying = true;
-        try { redraw(form); } finally { applying = false; }
-      }
-      // The draft as the server scores it: each seat's progress, the net bar, every seat's 确认 /
-      // 有异议, in this same answer. Not while this page holds typing of its own the server has
-      // not seen (its own preview answers for that).
+      if (changed) redraw(form);
+      // The draft as the server scores it (progress, net bar, every seat's 确认 / 有异议): not while
+      // this page holds typing the server has not seen (its own preview answers for that).
       if (data.state && !inFlight && !Object.keys(dirty).length) window.htmx.swap(form, data.state, { swapStyle: "none" });
     }
 
-    // The poll (htmx: its interval, one at a time, 204 as nothing, what this page has by
-    // hx-include; its network errors reach the 没有网络 banner and the outbox as htmx events):
-    // not while hidden (a trigger filter would need unsafe-eval).
+    // The poll is htmx's (docs/WEB.md); here only: not while hidden (a trigger filter needs unsafe-eval).
     poll.addEventListener("htmx:configRequest", function (event) {
       if (stopped || document.visibilityState !== "visible") event.preventDefault();
     });
@@ -153,22 +131,10 @@
       if (!stopped && !inFlight && Object.keys(dirty).length) redraw(form);  // send what is still unsaved
     });
 
-    /* 确认 / 有异议 by htmx (the buttons' hx-post; without JavaScript the same POST reloads the
-     * page): the seats' words come back in place, a refusal's too (the note and 代按's choice
-     * emptied by the server once taken); with no network the outbox keeps it. A note being typed
-     * is no change of the round. */
+    // 确认 / 有异议 are htmx's and the server's (docs/WEB.md; offline, outbox.js keeps them). A
+    // note being typed for one is no change of the round.
     var confirmCard = root.querySelector("#draft-confirm");
-    if (confirmCard) {
-      confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
-      confirmCard.addEventListener("htmx:beforeSwap", function (event) {
-        if (event.detail.xhr.status === 400) { event.detail.shouldSwap = true; event.detail.isError = false; }
-      });
-      confirmCard.addEventListener("htmx:sendError", function (event) {
-        var button = event.detail.elt, body = new FormData(form);
-        body.set("verdict", button.value);
-        if (!(window.zhuojiOutbox && window.zhuojiOutbox.confirm(button.formAction, body))) form.requestSubmit(button);
-      });
-    }
+    if (confirmCard) confirmCard.addEventListener("input", function (event) { event.stopPropagation(); });
 
     showPending();
     window.addEventListener("beforeunload", function (event) {

@@ -6,7 +6,7 @@
  *   {key, base, form, draft, fields: {name: values}, confirms: [{url, pairs}], record: {pairs} | null}
  * - fields: what draft.js holds typed and unsaved (it says so in a "zhuoji:pending" event); a
  *   reload or a closed tab brings them back into the round form, which sends them as typed here.
- * - confirms: a 确认 / 有异议 that could not be sent (draft.js hands it over), sent in order.
+ * - confirms: a 确认 / 有异议 that htmx could not send, sent in order.
  * - record: 记下这一局 tapped without network; sent, after the changes and the words, with the
  *   round's idempotency key, so however often it is sent the round is recorded once. When
  *   another phone changed this round meanwhile (the draft's own "也改了" words say what), it is
@@ -443,11 +443,13 @@
         if (!button) return;
         event.preventDefault();
         event.stopPropagation();
-        var body = new FormData(form);
-        body.set("verdict", button.value);
-        window.zhuojiOutbox.confirm(button.formAction, body);
+        holdConfirm(button);
       }, true);
     }
+    // One that htmx could not send (no network) waits too.
+    root.addEventListener("htmx:sendError", function (event) {
+      if (event.detail.elt.name === "verdict") holdConfirm(event.detail.elt);
+    });
 
     function done(text, href) {
       sending = false;
@@ -505,18 +507,13 @@
       }
     }
 
-    // draft.js, when a 确认 / 有异议 could not be sent.
-    window.zhuojiOutbox = {
-      confirm: function (url, body) {
-        if (!entry) entry = blank();
-        var pairs = [];
-        body.forEach(function (value, name) { pairs.push([name, String(value)]); });
-        entry.confirms.push({ url: url, pairs: pairs });
-        keep(id, entry);
-        network(false);
-        return true;
-      },
-    };
+    /* A 确认 / 有异议 kept to be sent in order: the whole form as its button would post it. */
+    function holdConfirm(button) {
+      if (!entry) entry = blank();
+      entry.confirms.push({ url: button.formAction, pairs: withValues(pairsOf(form), "verdict", [button.value]) });
+      keep(id, entry);
+      network(false);
+    }
 
     setInterval(function () { if (size(entry)) next(); }, RETRY_MS);
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -238,6 +238,26 @@ def test_a_phone_still_entering_is_told_when_the_entry_is_thrown_away_elsewhere(
         phone.close()
 
 
+def test_a_phone_whose_polls_do_not_get_through_stops_on_its_next_change_once_the_round_is_recorded(live_server, browser):
+    """The save's own answer says the round was recorded meanwhile (HX-Trigger): the page stops
+    there, not only on the poll (blocked here, as on a network that drops the odd request)."""
+    evening = make_evening()
+    phone = open_phone(browser, live_server.url, evening.token, seat=0)
+    page = phone.page
+    try:
+        tap_hand(phone, 0, "123456789m11p")
+        saved(phone)
+        page.route(re.compile(r"/rounds/draft/\?"), lambda route: route.abort())
+        draft = selectors.evening_draft(evening=evening)
+        services.round_record(evening=evening, record=example_record("E1"), idempotency_key=draft.idempotency_key)
+        tap_hand(phone, 0, "2p")  # its next change: the save answers that the round is recorded
+        expect(page.locator("[data-draft]")).to_have_class(re.compile(r"\bis-recorded\b"), timeout=SYNC_MS)
+        expect(page.locator("#draft-bar")).to_contain_text("已经记成第1局了")
+        assert page.locator("[data-draft-poll]").count() == 0  # no more polling
+    finally:
+        phone.close()
+
+
 def test_the_round_page_without_an_evening_keeps_its_entry_in_the_browser(live_server, page, screenshot):
     """/round/ has no evening: a reload or a restarted tab brings back what was typed (localStorage),
     and Back restores it too (再算一局 keeping the table is tests/web/test_drafts.py)."""

@@ -5,6 +5,7 @@ JavaScript (看看改了什么, 确认修改) still works and ends it too. And a
 expires when its poll stops (代按 becomes possible for that seat)."""
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from unittest import mock
@@ -178,9 +179,10 @@ def test_a_late_write_after_the_correction_ended_writes_nothing_and_says_so(clie
     form = open_edit(client, evening)
     services.draft_discard(evening=evening, correcting=1)
     fixed = {**example_record("E1"), "turned": "8m"}
-    bar = client.post(url("evening_round_preview", evening) + "?round=1",
-                      edited(fixed, form, changed="turned"), **HTMX).content.decode()
+    late = client.post(url("evening_round_preview", evening) + "?round=1", edited(fixed, form, changed="turned"), **HTMX)
+    bar = late.content.decode()
     assert "data-draft-ended" in bar and "这次修改在别的手机上结束了，没有改动" in bar  # which of the two, not "saved or thrown away"
+    assert json.loads(late["HX-Trigger-After-Swap"]) == {"draftended": {}}  # the page stops (draft.js)
     assert not RoundDraft.objects.filter(evening=evening).exists()
     ended = poll(client, evening, form).json()
     assert "这次修改在别的手机上结束了，没有改动" in ended.pop("bar")

@@ -2,6 +2,7 @@
 finds it; the evening page shows it; saving consumes it; read-only addresses never touch it."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -45,6 +46,7 @@ def test_what_the_preview_sends_is_there_after_a_reload_and_on_another_phone(cli
     data["seat1-concealed"] = "1234m"
     response = client.post(url("evening_round_preview", evening), data, **HTMX)
     assert response.status_code == 200 and 'id="draft-bar"' in response.content.decode()
+    assert "HX-Trigger-After-Swap" not in response  # saved: the page goes on
 
     page = Client().get(url("evening_round_new", evening)).content.decode()  # another phone, or a restart
     hand = example_record("E1")["seats"][0]["concealed"]
@@ -97,6 +99,7 @@ def test_saving_consumes_the_draft_and_two_phones_saving_it_make_one_round(clien
     # the preview of a phone still on the page saves nothing, and says the round is recorded
     late = client.post(url("evening_round_preview", evening), typed("E1", form, changed="turned"), **HTMX)
     assert 'data-draft-recorded="1"' in late.content.decode()
+    assert json.loads(late["HX-Trigger-After-Swap"]) == {"draftended": {}}  # and the page stops saving and polling (draft.js)
     assert selectors.evening_draft(evening=evening) is None
 
 

@@ -1,11 +1,8 @@
-/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p); the keyboard also fills the meld
- * rows, 胡的那张 and 翻牌, and presses the server's one-tap answers (data-set-fields).
- *
- * The inputs and selects stay the real form fields, so the page works without this script. The
- * chips and the count (13/13) are drawn here, in the frame of the tap, because a phone must see
- * its tap before the server can answer; every change fires an `input` event, which is what makes
- * htmx ask for the preview, morphed in by htmx (hx-swap-oob="morph"). What each key and menu does,
- * and why it is here rather than on the server: docs/WEB.md, "The tile keyboard".
+/* 牌键盘: tap tiles into a seat's notation input (e.g. 123m55p); it also fills the meld rows,
+ * 胡的那张 and 翻牌, and presses the server's one-tap answers (data-set-fields). The fields stay the
+ * form's own: the page works without this script. Drawn here, in the tap's frame, is only what a
+ * phone must see before the server can answer (chips, count, keyboard); every change fires
+ * `input`, which makes htmx post the preview. Why each part is here: docs/WEB.md, "The tile keyboard".
  */
 (function () {
   "use strict";
@@ -17,8 +14,6 @@
                   "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9" };
 
   var keyboard = null;  // the keyboard element
-  var keys = [];        // its 27 tile keys
-  var groupKeys = [];   // 顺 and 刻
   var active = null;    // the input the keyboard writes to
   var added = {};       // input id -> tiles added by key, for ⌫
   var meldKind = null;  // a meld key pressed, waiting for its tile
@@ -35,9 +30,7 @@
     });
   }
 
-  function order(code) { return SUITS.indexOf(code[1]) * 9 + Number(code[0]); }
-
-  function sorted(tiles) { return tiles.slice().sort(function (a, b) { return order(a) - order(b); }); }
+  function sorted(tiles) { return tiles.slice().sort(function (a, b) { return SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || a[0] - b[0]; }); }
 
   /* ["5p", "1m", "5p"] -> "1m55p", the form scoring reads: in order, a suit said once after its ranks. */
   function format(tiles) { return sorted(tiles).join("").replace(/([mps])(?=\d\1)/g, ""); }
@@ -50,7 +43,6 @@
 
   /* 荒庄 chosen, and whether the page knows yet how the round ended (荒庄, or who won). */
   function isDraw(form) { return Boolean(form.querySelector('input[value="draw"]:checked')); }
-
   function endingKnown(form) { return isDraw(form) || Boolean(form.querySelector(".winner-switch input:checked")); }
 
   function wins(card) {
@@ -90,20 +82,16 @@
   /* A hand's count such as 13/13, from the page as it is now (an answer may be older). */
   function renderCount(input, tiles) {
     var counter = document.querySelector('[data-count-for="' + input.id + '"]');
-    if (!counter || tiles === null) return null;
-    if (hidesHand(cardOf(input))) return null;  // no hand to count: the server says "—"
-    var count = countOf(input, tiles);
-    var text = count.have + "/" + count.want;
+    if (!counter || tiles === null || hidesHand(cardOf(input))) return null;  // 没叫: no hand to count, the server says "—"
+    var count = countOf(input, tiles), text = count.have + "/" + count.want;
     if (counter.textContent !== text) counter.textContent = text;
     counter.classList.toggle("ok", count.have === count.want);
-    counter.classList.toggle("off", count.have !== count.want);
     return text;
   }
 
   /* Redraw an input's chips, its count and (when it is the keyboard's) the keyboard. */
   function render(input) {
-    var tiles = parse(input.value);
-    var box = boxOf(input);
+    var tiles = parse(input.value), box = boxOf(input);
     if (!box || tiles === null) return;
     box.querySelector(".tile-chips").innerHTML = sorted(tiles).map(chip).join("");
     var won = winTileOf(input);
@@ -125,8 +113,8 @@
     var meiJiao = isHand(input) && hidesHand(cardOf(input)), count = isHand(input) && countOf(input, tiles);
     var roomy = isHand(input) && !meiJiao && count.limit - count.have >= 3;
     if (!roomy && groupKind) setGroup(null);
-    groupKeys.forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
-    keys.forEach(function (key) {
+    keyboard.querySelectorAll("[data-kb-group]").forEach(function (key) { if (key.disabled === roomy) key.disabled = !roomy; });
+    keyboard.querySelectorAll("[data-key]").forEach(function (key) {
       var off = (meiJiao && !meldKind) || !fits(tiles, groupFrom(key.getAttribute("data-key"), groupKind));  // 没叫: a tile only after 碰 / 豆
       if (key.disabled !== off) key.disabled = off;  // an unchanged key costs no restyle
     });
@@ -148,9 +136,7 @@
   /* -- the keyboard's menus ------------------------------------------------------------------ */
 
   function isHand(input) { return /-concealed$/.test(input.name); }
-
   function cardOf(input) { return input.closest("[data-seat-card]"); }
-
   function formField(form, suffix) { return form.querySelector('[name$="' + suffix + '"]'); }
 
   /* A field changed as if by hand: the preview, the chips and counts (in this same frame) and drafts follow. */
@@ -162,11 +148,8 @@
 
   /* The winning tile, when `input` is a winner's hand. */
   function winTileOf(input) {
-    if (!isHand(input)) return null;
-    var card = cardOf(input);
-    if (!card || !wins(card)) return null;
-    var select = formField(input.closest("form"), "win_tile");
-    return select && select.value;
+    var card = isHand(input) && cardOf(input), select = card && wins(card) && formField(card.closest("form"), "win_tile");
+    return select ? select.value : null;
   }
 
   /* Of the keyboard's toggles `[attr]`, the one whose value is `value` reads as pressed (none: null). */
@@ -186,10 +169,9 @@
   }
 
   function armGroup(kind) {
-    armMeld(null);
     hideFrom();
     setGroup(groupKind === kind ? null : kind);
-    render(active);
+    armMeld(null);  // and draws the keys the group may start from
   }
 
   function armMeld(kind) {
@@ -208,37 +190,31 @@
   function addMeld(code) {
     var kind = meldKind;
     armMeld(null);
-    var card = cardOf(active);
-    var row = Array.from(card.querySelectorAll("[data-meld-row]")).find(function (r) { return !r.querySelector("select.meld-kind").value; });
+    var row = Array.from(cardOf(active).querySelectorAll("[data-meld-row]")).find(function (r) { return !r.querySelector("select.meld-kind").value; });
     if (!row) return;  // four melds already
-    var details = card.querySelector("details.melds");
-    if (details) details.open = true;
+    row.closest("details").open = true;
     setField(row.querySelector("select.meld-kind"), kind);
     setField(row.querySelector('[name$="-tile"]'), code[0] + SUIT_HANZI[code[1]]);
     lastMeld = { input: active, row: row };
     showFrom(row, kind);
   }
 
+  /* Whose discard, and 憨包: which buttons show is app.css's, from the meld's kind and own seat. */
   function showFrom(row, kind) {
-    var own = cardOf(active).getAttribute("data-seat-card");
-    keyboard.querySelectorAll("[data-kb-from-seat]").forEach(function (button) {  // a 闷豆 was nobody's discard
-      button.hidden = kind === "men" || button.getAttribute("data-kb-from-seat") === own;
-    });
+    var from = keyboard.querySelector("[data-kb-from]"), late = row.querySelector('input[name$="-late"]');
+    from.setAttribute("data-kind", kind);
+    from.setAttribute("data-own", cardOf(active).getAttribute("data-seat-card"));
     pressOnly("data-kb-from-seat", row.querySelector("select.meld-from").value);
-    keyboard.querySelector("[data-kb-from-label]").hidden = kind === "men";
-    var late = row.querySelector('input[name$="-late"]');
-    keyboard.querySelector("[data-kb-late-wrap]").hidden = !(kind === "men" || kind === "zhuanwan");
     keyboard.querySelector("[data-kb-late]").checked = Boolean(late && late.checked);
     pendingRow = row;
-    keyboard.querySelector("[data-kb-from]").hidden = false;
+    from.hidden = false;
   }
 
   function chooseFrom(seat) {
     if (!pendingRow) return;
     setField(pendingRow.querySelector("select.meld-from"), seat);
     pressOnly("data-kb-from-seat", seat);  // a 转弯豆 keeps the row open for its 憨包 toggle: which seat was tapped
-    var kind = pendingRow.querySelector("select.meld-kind").value;
-    if (kind !== "zhuanwan") { hideFrom(); maybeAdvance(); }
+    if (pendingRow.querySelector("select.meld-kind").value !== "zhuanwan") { hideFrom(); maybeAdvance(); }
   }
 
   /* A full hand: the keyboard goes on to the next seat still to enter (none left: it closes).
@@ -247,21 +223,12 @@
     if (!active || !isHand(active) || pendingRow) return;
     var count = countOf(active, parse(active.value) || []);
     if (count.have < count.limit) return;
-    // A phone that said who it is (the server marks its card) is done with its own hand: the
-    // other hands are the other phones' to type.
-    if (cardOf(active).classList.contains("is-mine")) { close(); return; }
+    if (cardOf(active).classList.contains("is-mine")) { close(); return; }  // this phone's own hand: the rest are for the other phones
     var cards = Array.from(active.closest("form").querySelectorAll("[data-seat-card]")), at = cards.indexOf(cardOf(active));
     var next = cards.slice(at + 1).concat(cards.slice(0, at)).filter(function (card) { return !hidesHand(card); })
       .map(function (card) { return card.querySelector('input.tile-notation[name$="-concealed"]'); })
       .find(function (input) { var its = countOf(input, parse(input.value) || []); return its.have < its.want; });
     if (next) open(next); else close();
-  }
-
-  /* A winner's chip tapped is 胡的那张 (his standing says so); again on an open keyboard, it comes out. */
-  function tapWinnerChip(input, code, opening) {
-    var select = formField(input.closest("form"), "win_tile");
-    if (select.value !== code) setField(select, code);
-    else if (!opening) removeChip(input, code);
   }
 
   /* A server's one-tap answer ({"hot_kong": "5p"}, {"from_seat": "2", "robbed": true}, by the
@@ -271,8 +238,7 @@
     Object.keys(values).forEach(function (name) {
       var el = form.elements[name], value = values[name], row = el && !el.type && el.length;
       if (row) el = form.querySelector('input[name="' + name + '"][value="' + value + '"]');  // a row of radios or boxes: that one on
-      if (el) setField(el, row || value);
-      if (el && el.matches(".winner-switch input")) askWinTile(el);
+      if (el) setField(el, row || value);  // a winner's change event opens the keyboard on 胡的那张
     });
     button.parentNode.querySelectorAll("[data-set-fields]").forEach(function (other) {
       other.setAttribute("aria-pressed", String(other === button));
@@ -299,9 +265,7 @@
     document.body.classList.add("kb-open", "kb-room");
     setGroup(null); hideFrom(); armMeld(null);  // nothing armed on a fresh box (armMeld draws the keyboard for it)
     document.documentElement.style.setProperty("--kb-height", keyboard.offsetHeight + "px");  // app.css's scroll-padding
-    // A hand shows with its seat's name; a one-tile box (胡的哪张, 翻牌) scrolls only as far as
-    // needed to show above the keyboard (app.css's scroll-padding while it is open): what was in
-    // sight mostly stays (the winners above it, the phone's own card).
+    // A hand shows with its seat's name; a one-tile box just above the keyboard: what was in sight mostly stays.
     if (isHand(input)) cardOf(input).scrollIntoView({ block: "start", behavior: "instant" });
     else box.scrollIntoView({ block: "nearest", behavior: "instant" });
     if (withFocus) (keyboard.querySelector("[data-key]:not(:disabled)") || keyboard.querySelector("[data-kb-meld]")).focus({ preventScroll: true });
@@ -309,8 +273,7 @@
 
   function close() {
     if (!active) return;
-    var box = boxOf(active);
-    var hadFocus = keyboard.contains(document.activeElement);
+    var box = boxOf(active), hadFocus = keyboard.contains(document.activeElement);
     if (box) box.classList.remove("is-active");
     active = null;
     keyboard.hidden = true;
@@ -326,8 +289,7 @@
     }
     if (meldKind && isHand(active)) { addMeld(code); return; }
     hideFrom();
-    var tiles = parse(active.value) || [];
-    var group = groupFrom(code, groupKind);
+    var tiles = parse(active.value) || [], group = groupFrom(code, groupKind);
     if (groupKind) setGroup(null);  // one tile, then 顺 / 刻 is spent, typed or refused
     if (!fits(tiles, group)) { render(active); return; }
     lastMeld = null;
@@ -350,16 +312,13 @@
     }
     var tiles = sorted(parse(active.value) || []);
     if (!tiles.length) return;
-    var stack = added[active.id] || [];
-    var code = stack.length ? stack.pop() : tiles[tiles.length - 1];
-    var at = tiles.lastIndexOf(code);
+    var stack = added[active.id] || [], code = stack.length ? stack.pop() : tiles[tiles.length - 1], at = tiles.lastIndexOf(code);
     tiles.splice(at < 0 ? tiles.length - 1 : at, 1);
     setField(active, format(tiles));
   }
 
   function removeChip(input, code) {
-    var tiles = parse(input.value) || [];
-    var at = tiles.indexOf(code);
+    var tiles = parse(input.value) || [], at = tiles.indexOf(code);
     if (at >= 0) tiles.splice(at, 1);
     setField(input, format(tiles));
   }
@@ -368,10 +327,8 @@
    * the only ones whose value is a bare number); a winner button keeps its name in a span of its
    * own, which the page cuts to two lines. */
   function rename(input) {
-    var seat = input.getAttribute("data-seat-name");
-    var name = input.value.trim() || input.placeholder;
-    var form = input.closest("form");
-    form.querySelectorAll('[data-seat-label="' + seat + '"], select option[value="' + seat + '"]').forEach(function (el) {
+    var seat = input.getAttribute("data-seat-name"), name = input.value.trim() || input.placeholder;
+    input.closest("form").querySelectorAll('[data-seat-label="' + seat + '"], select option[value="' + seat + '"]').forEach(function (el) {
       (el.querySelector("[data-seat-text]") || el).textContent = name;
     });
   }
@@ -379,8 +336,6 @@
   function init() {
     keyboard = document.querySelector("[data-tile-keyboard]");
     if (!keyboard) return;
-    keys = Array.from(keyboard.querySelectorAll("[data-key]"));
-    groupKeys = Array.from(keyboard.querySelectorAll("[data-kb-group]"));
     document.documentElement.classList.add("js-tiles");
 
     // A key types on the finger's touch, not on its lift (the click comes tens of ms later); its
@@ -397,12 +352,9 @@
       press(key.getAttribute("data-key"));
     });
     document.addEventListener("click", function (event) {
-      if (!pressedAt) return;
-      var late = event.timeStamp - pressedAt > 1000;  // not that touch's click (it never came)
+      var ours = pressedAt && event.timeStamp - pressedAt <= 1000;  // later: not that touch's click (it never came)
       pressedAt = 0;
-      if (late) return;
-      event.preventDefault();
-      event.stopPropagation();
+      if (ours) { event.preventDefault(); event.stopPropagation(); }
     }, true);
     // The keyboard's buttons, by their attribute: each is handed that attribute's value.
     var actions = {
@@ -420,12 +372,11 @@
       if (answer) { setFields(answer); return; }
       var box = event.target.closest("[data-tile-box]");
       if (box) {
-        var input = document.getElementById(box.getAttribute("data-for"));
-        var tile = event.target.closest(".tile");
-        var opening = active !== input;
+        var input = document.getElementById(box.getAttribute("data-for")), tile = event.target.closest(".tile"), opening = active !== input;
         if (opening || event.detail === 0) open(input, event.detail === 0);  // the first tap opens the keyboard (a winner's chip is 胡的那张 too), never removes
-        if (tile && winTileOf(input) !== null) tapWinnerChip(input, tile.getAttribute("data-tile"), opening);
-        else if (tile && !opening) removeChip(input, tile.getAttribute("data-tile"));
+        var code = tile && tile.getAttribute("data-tile"), winTile = winTileOf(input) !== null && formField(input.closest("form"), "win_tile");
+        if (code && winTile && winTile.value !== code) setField(winTile, code);  // a winner's chip is 胡的那张 (his standing says so)
+        else if (code && !opening) removeChip(input, code);  // a chip tapped again on an open keyboard comes out
       }
     });
     document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
@@ -433,11 +384,10 @@
       if (active && !event.target.closest("[data-tile-keyboard], [data-tile-box], .winner-switch")) close();
     });
     document.addEventListener("change", function (event) {
-      if (event.isTrusted && event.target.matches && event.target.matches(".winner-switch input")) askWinTile(event.target);
+      if (event.target.matches && event.target.matches(".winner-switch input")) askWinTile(event.target);
     });
     document.addEventListener("input", function (event) {
-      var target = event.target;
-      var form = target.closest && target.closest("[data-round-form]");
+      var target = event.target, form = target.closest && target.closest("[data-round-form]");
       if (!form) return;
       // What the server is working on no longer matches the page: cancel it, the next one is coming.
       if (window.htmx) window.htmx.trigger(form, "htmx:abort");
@@ -449,17 +399,15 @@
       if (target.matches("input.tile-notation")) render(target);
       else renderAll();  // a meld, a winner or the ending changes what each hand should count
     });
-    // The server's answer (its own, or the draft poll's) is morphed in by htmx (hx-swap-oob="morph":
-    // only what changed is touched); its counts are as the request left, so they catch up with the
-    // taps made since, in the same task.
-    // Most answers change one seat's standing: an equal piece is left alone. Not a field: what was
-    // typed into it is no attribute, so it would read as equal to the server's empty one.
+    // An answer's pieces are morphed in (hx-swap-oob="morph"). One equal to the page's is left alone
+    // (idiomorph's walk costs a throttled phone half as much again), never a field: a typed value is
+    // no attribute, so it would read as equal to the server's empty one.
     document.addEventListener("htmx:oobBeforeSwap", function (event) {
       var target = event.detail.target;
       if (!target.matches(FIELDS) && !target.querySelector(FIELDS) &&
           target.isEqualNode(event.detail.fragment.firstElementChild)) event.detail.shouldSwap = false;
     });
-    document.addEventListener("htmx:afterSwap", function (event) {
+    document.addEventListener("htmx:afterSwap", function (event) {  // the answer's counts catch up with taps made since it left
       var form = event.target.closest && event.target.closest("[data-round-form]");
       if (form) form.querySelectorAll("input.tile-notation").forEach(function (input) { renderCount(input, parse(input.value)); });
     });

@@ -33,6 +33,7 @@ def test_a_pong_is_three_taps_on_the_keyboard_and_fills_the_menus(live_server, p
     meld(page, "pong", "5p")
     expect(page.locator(f"{KB} [data-kb-from]")).to_be_visible()
     expect(page.locator(f"{KB} [data-kb-from-seat]:visible")).to_have_text(["南", "西", "北"])  # not his own
+    expect(page.locator(f"{KB} [data-kb-late-wrap]")).to_be_hidden()  # 憨包 is a kong's
     screenshot(page, "whose-discard", full_page=False)
     page.locator(f'{KB} [data-kb-from-seat="2"]').tap()
 
@@ -70,6 +71,8 @@ def test_a_late_concealed_kong_with_the_hanbao_toggle(live_server, page):
     open_hand(page, 1)
 
     meld(page, "men", "9m")
+    expect(page.locator(f"{KB} [data-kb-from-label]")).to_be_hidden()  # a 闷豆 was nobody's discard
+    expect(page.locator(f"{KB} [data-kb-from-seat]:visible")).to_have_count(0)
     page.locator(f"{KB} [data-kb-late-wrap]").tap()
 
     expect(page.locator("#id_seat1-melds-0-kind")).to_have_value("men")

@@ -114,6 +114,9 @@ def open_phone(browser: Browser, base_url: str, token: str, seat: int | None) ->
         page.select_option("#me-seat", str(seat))
         page.get_by_role("button", name="记住").click()
     page.locator("a.ev-record").click()
+    # Its scripts have run (the click returns once the page starts loading): a loaded machine can
+    # show the form while draft.js is still on its way, and a change made then never reached the draft.
+    page.wait_for_load_state("load")
     expect(page.locator("form[data-round-form]")).to_be_visible()
     return phone
 

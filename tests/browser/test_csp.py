@@ -61,3 +61,35 @@ def test_the_evening_page_and_its_chart_work_under_the_policy(live_server, stric
     expect(page.locator("svg").first).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert refused(page) == []
+
+
+def test_the_seats_words_and_a_refused_one_work_under_the_policy(live_server, strict_page, browser):
+    """确认 swaps the seats' words in place, and a refused 代按 its why (a 400): nothing the policy refuses."""
+    from calculator import services
+    from tests.browser.table import open_phone
+    from tests.browser.test_agreement import draft_of
+
+    evening = make_evening()
+    services.draft_save(evening=evening, values=draft_of("E1"), changed=None, base=0, client="setup")
+    page = strict_page
+    page.goto(f"{live_server.url}/e/{evening.token}/")
+    page.select_option("#me-seat", "1")
+    page.get_by_role("button", name="记住").click()
+    page.locator("a.ev-record").click()
+    page.wait_for_load_state("load")
+    expect(page.locator(".net-bar [data-net]")).to_have_count(4)
+    for _poll in range(3):  # the draft's polls morph the seats' state in meanwhile
+        with page.expect_response(lambda r: "/rounds/draft/?" in r.url):
+            pass
+    page.keyboard.press("Escape")
+    page.locator('#draft-confirm button[value="confirmed"]').click()
+    expect(page.locator('[data-seat-word="1"]')).to_contain_text("确认")
+    wang = open_phone(browser, live_server.url, evening.token, 0)  # after 小李's 代按 menu was drawn
+    try:
+        page.locator("details.confirm-proxy summary").click()
+        page.select_option("#proxy-seat", "0")
+        page.locator('#draft-confirm button[value="confirmed"]').click()
+        expect(page.locator("[data-confirm-error]")).to_contain_text("老王 有自己的手机在录这一局")
+        assert refused(page) == []
+    finally:
+        wang.close()

@@ -247,7 +247,9 @@ def test_a_phone_whose_polls_do_not_get_through_stops_on_its_next_change_once_th
     try:
         tap_hand(phone, 0, "123456789m11p")
         saved(phone)
-        page.route(re.compile(r"/rounds/draft/\?"), lambda route: route.abort())
+        # Polls one at a time: once one has failed, none from before the block is still on its way.
+        with page.expect_event("requestfailed", lambda r: "/rounds/draft/?" in r.url, timeout=SYNC_MS):
+            page.route(re.compile(r"/rounds/draft/\?"), lambda route: route.abort())
         draft = selectors.evening_draft(evening=evening)
         services.round_record(evening=evening, record=example_record("E1"), idempotency_key=draft.idempotency_key)
         tap_hand(phone, 0, "2p")  # its next change: the save answers that the round is recorded

@@ -83,6 +83,9 @@ def worker_phone(browser, base_url: str, token: str, seat: int) -> Phone:
     page.locator("a.ev-record").click()
     expect(page.locator("form[data-round-form]")).to_be_visible()
     wait_until(lambda: kept(page, f"/e/{token}/rounds/new/"), 30, "the worker keeps the round form opened once")
+    # and the evening page, asked for once the worker runs (the first visit came before it): the
+    # offline way back to 记一局 starts there
+    wait_until(lambda: kept(page, f"/e/{token}/"), 30, "the worker keeps the evening page opened before it ran")
     return Phone(context, page)
 
 
